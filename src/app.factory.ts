@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import type { DatabaseTarget } from './database/data-source-options';
+import { buildOpenApiDocuments } from './docs/openapi/build-documents';
+import { OpenApiRegistry } from './docs/openapi/openapi-registry';
+import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
+import { requestIdFor } from './http/request-id';
+import { registerResponseHooks } from './http/response-hooks';
+import { RouteTable } from './http/route-table';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Builds the whole application, ready to listen: the one assembly used by main.ts, the
+ * worker-less test apps and the benchmark, so they all run the same HTTP contract.
+ */
+export async function createApp(
+  config: AppConfig,
+  database: DatabaseTarget,
+): Promise<NestFastifyApplication> {
+  const options = {
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    requestIdHeader: false as const,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  };
+  const adapter = new FastifyAdapter(
+    config.tls
+      ? {
+          ...options,
+          https: {
+            cert: readFileSync(config.tls.certFile),
+            key: readFileSync(config.tls.keyFile),
+            minVersion: 'TLSv1.3',
+          },
+        }
+      : options,
+  );
+  const fastify = adapter.getInstance();
+  // Bodies are JSON only (API.md §1): Fastify's text/plain parser would accept others.
+  fastify.removeContentTypeParser(['text/plain']);
+  const routes = new RouteTable();
+  routes.attach(fastify);
+  registerResponseHooks(fastify, config);
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ config, database, routes }),
+    adapter,
+    {
+      bodyParser: false,
+      bufferLogs: false,
+      logger: config.logLevel === 'silent' ? false : undefined,
+    },
+  );
+  app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
+  app.enableShutdownHooks();
+
+  await loadGeneratedPluginMetadata();
+  const documents = buildOpenApiDocuments(app, config);
+  app.get(OpenApiRegistry).set(documents);
+  SwaggerModule.setup('docs', app, documents.v2, {
+    raw: false,
+    explorer: true,
+    customSiteTitle: 'Commerce Operations API',
+    swaggerOptions: {
+      urls: [
+        { url: '/docs/v2/openapi.json', name: 'v2' },
+        { url: '/docs/v1/openapi.json', name: 'v1 (deprecated when API_V1_SUNSET is set)' },
+      ],
+      persistAuthorization: true,
+    },
+  });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Keys are high-entropy random strings, so a fast hash is the right lookup (API.md §2). */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export const KEY_PREFIX = 'coa_';
+
+/** A new key: recognisable prefix, 256 random bits. */
+export const generateApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');
+
+/** What is shown of a key after creation. */
+export const displayPrefix = (key: string): string => key.slice(0, KEY_PREFIX.length + 6);

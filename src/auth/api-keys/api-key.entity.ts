@@ -1,0 +1,26 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryColumn,
+  UpdateDateColumn,
+  VersionColumn,
+} from 'typeorm';
+import type { Role } from '../permissions';
+
+@Entity('api_keys')
+export class ApiKeyEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column('varchar') name: string;
+  /** the first characters of the key, shown so a person can tell keys apart */
+  @Column('varchar') prefix: string;
+  /** SHA-256 of the key, hex; the key itself is never stored */
+  @Column({ type: 'char' }) keyHash: string;
+  @Column('varchar') role: Role;
+  @Column('varchar', { nullable: true }) customerId: string | null;
+  @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
+  @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
+  @VersionColumn() version: number;
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
+}

@@ -1,0 +1,97 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { EnvironmentVariables } from './environment';
+
+/** A setting that stops the process at boot; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** The typed, validated configuration every module reads; built once from the environment. */
+export class AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+  readonly embeddedDbDir: string;
+  readonly redisUrl: string | undefined;
+  readonly bootstrapApiKey: string | undefined;
+  readonly corsOrigins: readonly string[];
+  readonly rateLimit: { readonly limit: number; readonly windowSeconds: number };
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  readonly publicUrl: string | undefined;
+  readonly webhookRetryScheduleSeconds: readonly number[];
+  readonly webhookDisableAfterSeconds: number;
+  readonly migrationsRun: boolean;
+  readonly webhookAllowPrivateUrls: boolean;
+  readonly apiV1Sunset: Date | undefined;
+  readonly worker: boolean;
+  readonly logLevel: string;
+
+  constructor(vars: EnvironmentVariables) {
+    this.env = vars.NODE_ENV as AppConfig['env'];
+    this.port = vars.PORT;
+    this.databaseUrl = vars.DATABASE_URL;
+    this.embeddedDbDir = vars.EMBEDDED_DB_DIR;
+    this.redisUrl = vars.REDIS_URL;
+    this.bootstrapApiKey = vars.BOOTSTRAP_API_KEY;
+    this.corsOrigins = vars.CORS_ORIGINS;
+    this.rateLimit = { limit: vars.RATE_LIMIT_PER_HOUR, windowSeconds: vars.RATE_LIMIT_WINDOW_S };
+    this.publicUrl = vars.PUBLIC_URL?.replace(/\/+$/, '');
+    this.webhookRetryScheduleSeconds = vars.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
+    this.webhookDisableAfterSeconds = vars.WEBHOOK_DISABLE_AFTER_S;
+    this.migrationsRun = vars.MIGRATIONS_RUN;
+    this.webhookAllowPrivateUrls = vars.WEBHOOK_ALLOW_PRIVATE_URLS;
+    this.worker = vars.WORKER === 'on';
+    this.logLevel = vars.LOG_LEVEL;
+    this.tls = AppConfig.tlsFrom(vars);
+    this.apiV1Sunset = AppConfig.dateFrom('API_V1_SUNSET', vars.API_V1_SUNSET);
+    AppConfig.checkIssuers(vars.AUTH_ISSUERS);
+  }
+
+  /** Reads and validates `env`; throws a ConfigError naming every bad variable. */
+  static fromEnvironment(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const raw = Object.fromEntries(
+      Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+    );
+    const vars = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+    const problems = validateSync(vars, { skipMissingProperties: false });
+    if (problems.length > 0) {
+      const lines = problems.map(
+        (p) => `${p.property}: ${Object.values(p.constraints ?? {}).join('; ')}`,
+      );
+      throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    }
+    return new AppConfig(vars);
+  }
+
+  private static tlsFrom(vars: EnvironmentVariables): AppConfig['tls'] {
+    if (!vars.TLS_CERT_FILE && !vars.TLS_KEY_FILE) return undefined;
+    if (!vars.TLS_CERT_FILE || !vars.TLS_KEY_FILE) {
+      const missing = vars.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+      throw new ConfigError(`Invalid configuration:\n  ${missing}: must be set with its pair`);
+    }
+    return { certFile: vars.TLS_CERT_FILE, keyFile: vars.TLS_KEY_FILE };
+  }
+
+  private static dateFrom(name: string, value: string | undefined): Date | undefined {
+    if (value === undefined) return undefined;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: is not a valid date`);
+    }
+    return date;
+  }
+
+  private static checkIssuers(value: string | undefined): void {
+    if (value === undefined) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new ConfigError('Invalid configuration:\n  AUTH_ISSUERS: must be a JSON list');
+    }
+    if (!Array.isArray(parsed)) {
+      throw new ConfigError('Invalid configuration:\n  AUTH_ISSUERS: must be a JSON list');
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'on', 'yes'].includes(v)) return true;
+  if (['false', '0', 'off', 'no'].includes(v)) return false;
+  return value;
+};
+
+const toList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : value;
+
+/**
+ * Every environment variable the service reads (API.md §13). Values arrive as strings;
+ * the transforms turn them into typed values and the validators reject bad ones, so a
+ * wrong setting stops the process at boot with the variable's name.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV: string = 'development';
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  /** Folder of the embedded database used when DATABASE_URL is unset; "memory" keeps nothing. */
+  @IsOptional() @IsString() @MinLength(1) EMBEDDED_DB_DIR: string = '.data/pglite';
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  BOOTSTRAP_API_KEY?: string;
+
+  @IsOptional()
+  @Transform(toList)
+  @IsUrl({ require_tld: false, require_protocol: true }, { each: true })
+  CORS_ORIGINS: string[] = [];
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_HOUR: number = 1000;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_WINDOW_S: number = 3600;
+
+  @IsOptional() @IsString() TLS_CERT_FILE?: string;
+
+  @IsOptional() @IsString() TLS_KEY_FILE?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @IsString() AUTH_ISSUERS?: string;
+
+  @IsOptional()
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
+  WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,36000';
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER_S: number = 432000;
+
+  @IsOptional() @Transform(toBoolean) @IsBoolean() MIGRATIONS_RUN: boolean = true;
+
+  @IsOptional() @Transform(toBoolean) @IsBoolean() WEBHOOK_ALLOW_PRIVATE_URLS: boolean = false;
+
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, {
+    message: 'must be an ISO 8601 date, e.g. 2027-06-30',
+  })
+  API_V1_SUNSET?: string;
+
+  @IsOptional() @IsIn(['on', 'off']) WORKER: string = 'on';
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}

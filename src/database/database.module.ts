@@ -1,0 +1,43 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { CursorCodec } from '../http/pagination/cursor-codec';
+import { dataSourceOptions, DatabaseTarget } from './data-source-options';
+
+/** The data source, plus the database-held secrets other modules need at boot. */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(target: DatabaseTarget): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => ({
+            ...dataSourceOptions(target, config.migrationsRun),
+            autoLoadEntities: true,
+            retryAttempts: 3,
+            retryDelay: 1000,
+          }),
+        }),
+      ],
+      providers: [
+        {
+          provide: CursorCodec,
+          inject: [DataSource],
+          useFactory: async (dataSource: DataSource) => {
+            const rows: { value: string }[] = await dataSource.query(
+              `SELECT value FROM app_secrets WHERE name = 'cursor'`,
+            );
+            if (!rows[0])
+              throw new Error('app_secrets has no cursor secret: are migrations applied?');
+            return new CursorCodec(Buffer.from(rows[0].value, 'utf8'));
+          },
+        },
+      ],
+      exports: [CursorCodec],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Runs a use case that writes several rows as one transaction, retried on a deadlock or
+ * serialization failure with jittered back-off (STYLE.md: declarative boundaries).
+ */
+export async function inTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await dataSource.transaction(work);
+    } catch (error) {
+      const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError
+        ?.code;
+      if (
+        attempt >= MAX_ATTEMPTS ||
+        !(error instanceof QueryFailedError) ||
+        !code ||
+        !RETRYABLE.has(code)
+      ) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * Math.random()));
+    }
+  }
+}

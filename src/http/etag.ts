@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Strong ETags (API.md §5). A single resource's ETag is its `version`, so `If-Match` can
+ * be checked inside the UPDATE itself (`WHERE version = $n`) with no read before the
+ * write. Other GET answers (collections, documents) are tagged by a hash of the body.
+ */
+export const etagForVersion = (version: number): string => `"${version}"`;
+
+export const etagForBody = (body: string | Buffer): string =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** RFC 9110 §13.1.2: weak comparison for If-None-Match. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
+ * The versions an `If-Match` header accepts: `undefined` when the header is absent or
+ * `*` (any current version), otherwise the listed versions; a tag that is not one of
+ * ours (or is weak, which If-Match never matches) contributes none, so it can only fail.
+ */
+export function versionsFromIfMatch(header: string | undefined): number[] | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const versions: number[] = [];
+  for (const tag of header.split(',')) {
+    const match = /^"(\d{1,10})"$/.exec(tag.trim());
+    if (match) versions.push(Number(match[1]));
+  }
+  return versions;
+}

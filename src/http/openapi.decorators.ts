@@ -1,0 +1,54 @@
+import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { PaginationDto } from './pagination/pagination.dto';
+
+/** A collection answer: `{data: Item[], pagination}`. */
+export const ApiPage = (item: Type<unknown>) =>
+  applyDecorators(
+    ApiExtraModels(item, PaginationDto),
+    ApiResponse({
+      status: 200,
+      description: 'One page; `Link` carries the same next/prev URLs.',
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['data', 'pagination'],
+        properties: {
+          data: { type: 'array', maxItems: 100, items: { $ref: getSchemaPath(item) } },
+          pagination: { $ref: getSchemaPath(PaginationDto) },
+        },
+      },
+    }),
+  );
+
+/** 200 with one resource, ETag its version. */
+export const ApiResource = (
+  type: Type<unknown>,
+  description = 'The resource; `ETag` is its version.',
+) => ApiResponse({ status: 200, type, description });
+
+/** 201 with the created resource and its Location. */
+export const ApiCreated = (type: Type<unknown>) =>
+  ApiResponse({ status: 201, type, description: 'Created; `Location` is its URL.' });
+
+/** PUT, PATCH and DELETE take `If-Match` (API.md §5). */
+export const ApiIfMatch = () =>
+  ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'Only apply the change if the resource still has this ETag; 412 otherwise.',
+    schema: {
+      type: 'string',
+      maxLength: 64,
+      pattern: '^(\\*|"\\d{1,10}"(\\s*,\\s*"\\d{1,10}")*)$',
+    },
+  });
+
+export const ApiDeleted = () =>
+  applyDecorators(HttpCode(204), ApiNoContentResponse({ description: 'Deleted (archived).' }));

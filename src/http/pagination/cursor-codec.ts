@@ -1,0 +1,58 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Problem } from '../problem';
+
+/** What a cursor carries: where a page starts, in which list, under which sort. */
+export interface CursorPayload {
+  /** collection name, so a products cursor is refused by orders */
+  c: string;
+  /** the sort it was made under, normalised (`-createdAt,id`) */
+  s: string;
+  /** `a`: the page after `k`; `b`: the page before `k` */
+  d: 'a' | 'b';
+  /** sort values of the boundary row, the id last */
+  k: (string | number)[];
+}
+
+const MAC_BYTES = 16;
+
+/**
+ * Opaque, tamper-evident cursors: base64url(JSON payload) + "." + truncated HMAC-SHA256.
+ * The secret is shared by every instance (it lives in the database), so a cursor made by
+ * one instance is honoured by all.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: Buffer) {}
+
+  encode(payload: CursorPayload): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  decode(cursor: string): CursorPayload {
+    const [body, mac, extra] = cursor.split('.');
+    if (!body || !mac || extra !== undefined) throw invalidCursor();
+    const expected = this.mac(body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw invalidCursor();
+    }
+    try {
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
+      if (!Array.isArray(payload.k) || (payload.d !== 'a' && payload.d !== 'b'))
+        throw invalidCursor();
+      return payload;
+    } catch {
+      throw invalidCursor();
+    }
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.secret).update(body).digest().subarray(0, MAC_BYTES);
+  }
+}
+
+export function invalidCursor(
+  detail = 'cursor is not valid for this list; start again without it.',
+) {
+  return new Problem('bad_request', detail, [{ field: 'cursor', message: detail }]);
+}

@@ -1,0 +1,43 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** The paging parameters of every /api/v2 collection (API.md §4): cursor style only. */
+export class CursorListQueryDto {
+  /** Page size. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_LIMIT)
+  limit?: number;
+
+  /** Opaque cursor from `pagination.next` or `pagination.prev` of the previous answer. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @Matches(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { message: 'is not a cursor this API issued' })
+  cursor?: string;
+
+  /** Comma list of fields, `-` for descending; the id breaks ties. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^-?[A-Za-z]+(,-?[A-Za-z]+)*$/, {
+    message: 'must be a comma list of fields, e.g. -createdAt,name',
+  })
+  sort?: string;
+}
+
+/** /api/v1 collections also take `page`, the offset style. */
+export class OffsetListQueryDto extends CursorListQueryDto {
+  /** 1-based page number (offset style); not together with `cursor`. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+}

@@ -1,0 +1,176 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Problem } from '../problem';
+import type { CollectionSpec, SortableField } from './collection-spec';
+import { CursorCodec, invalidCursor } from './cursor-codec';
+import { DEFAULT_LIMIT } from './list-query.dto';
+import { Page } from './page';
+
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+  page?: number;
+  sort?: string;
+}
+
+interface SortTerm {
+  name: string;
+  field: SortableField;
+  descending: boolean;
+}
+
+/**
+ * The one paginator (API.md §4). Cursor pages are keyset pages on (sort fields…, key), so
+ * page 50,000 costs what page 1 costs; the v1 `page` style is a plain offset. `total`
+ * counts the same filtered query. The query builder arrives with its filters applied.
+ */
+export async function paginate<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  spec: CollectionSpec,
+  request: PageRequest,
+  codec: CursorCodec,
+): Promise<Page<E>> {
+  if (request.page !== undefined && request.cursor !== undefined) {
+    throw new Problem('bad_request', 'page and cursor cannot be used together.', [
+      { field: 'page', message: 'cannot be combined with cursor' },
+    ]);
+  }
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  const terms = parseSort(spec, request.sort ?? spec.defaultSort);
+  const sortKey = terms.map((t) => (t.descending ? '-' : '') + t.name).join(',');
+  const total = await qb.clone().getCount();
+
+  if (request.page !== undefined) {
+    const page = request.page;
+    const items = await orderBy(qb.clone(), terms, false)
+      .offset((page - 1) * limit)
+      .limit(limit)
+      .getMany();
+    return new Page(
+      items,
+      total,
+      limit,
+      page * limit < total ? { page: page + 1 } : null,
+      page > 1 ? { page: page - 1 } : null,
+      page,
+    );
+  }
+
+  const cursor = request.cursor ? codec.decode(request.cursor) : undefined;
+  if (
+    cursor &&
+    (cursor.c !== spec.name || cursor.s !== sortKey || cursor.k.length !== terms.length)
+  ) {
+    throw invalidCursor('cursor was issued for another list or sort; start again without it.');
+  }
+  const backward = cursor?.d === 'b';
+  const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
+  if (cursor) applyKeyset(query, terms, cursor.k, backward);
+  const rows = await query.getMany();
+  const hasMore = rows.length > limit;
+  const items = rows.slice(0, limit);
+  if (backward) items.reverse();
+
+  const boundary = (row: E, d: 'a' | 'b') => ({
+    cursor: codec.encode({
+      c: spec.name,
+      s: sortKey,
+      d,
+      k: terms.map((t) => keyValue(row, t.field)),
+    }),
+  });
+  const first = items[0];
+  const last = items[items.length - 1];
+  // Going forward, a page after a cursor always has something before it; going back,
+  // the page always has something after it (the row the cursor was made from).
+  const hasNext = backward ? cursor !== undefined : hasMore;
+  const hasPrev = backward ? hasMore : cursor !== undefined;
+  return new Page(
+    items,
+    total,
+    limit,
+    hasNext && last ? boundary(last, 'a') : null,
+    hasPrev && first ? boundary(first, 'b') : null,
+  );
+}
+
+function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
+  const terms: SortTerm[] = [];
+  for (const part of sort.split(',')) {
+    const descending = part.startsWith('-');
+    const name = descending ? part.slice(1) : part;
+    const field = spec.sortable[name];
+    if (!field) {
+      const allowed = Object.keys(spec.sortable).join(', ');
+      throw new Problem(
+        'bad_request',
+        `sort field "${name}" is not sortable; use one of ${allowed}.`,
+        [{ field: 'sort', message: `"${name}" is not one of ${allowed}` }],
+      );
+    }
+    if (terms.some((t) => t.name === name)) continue;
+    terms.push({ name, field, descending });
+    // The key is unique: nothing after it can change the order.
+    if (field === spec.key) return terms;
+  }
+  // The key breaks ties in the direction of the last term, so a single-field sort is a
+  // uniform row comparison that one composite index serves.
+  const name =
+    Object.entries(spec.sortable).find(([, f]) => f === spec.key)?.[0] ?? spec.key.property;
+  terms.push({ name, field: spec.key, descending: terms[terms.length - 1].descending });
+  return terms;
+}
+
+function orderBy<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  terms: SortTerm[],
+  reverse: boolean,
+): SelectQueryBuilder<E> {
+  terms.forEach((t, i) => {
+    const direction = t.descending !== reverse ? 'DESC' : 'ASC';
+    if (i === 0) qb.orderBy(t.field.column, direction);
+    else qb.addOrderBy(t.field.column, direction);
+  });
+  return qb;
+}
+
+function applyKeyset<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  terms: SortTerm[],
+  values: (string | number)[],
+  backward: boolean,
+): void {
+  const params: Record<string, unknown> = {};
+  terms.forEach((t, i) => (params[`_k${i}`] = fromCursor(values[i], t.field)));
+  const ops = terms.map((t) => (t.descending !== backward ? '<' : '>'));
+  if (ops.every((op) => op === ops[0])) {
+    const columns = terms.map((t) => t.field.column).join(', ');
+    const placeholders = terms.map((_, i) => `:_k${i}`).join(', ');
+    qb.andWhere(`(${columns}) ${ops[0]} (${placeholders})`, params);
+    return;
+  }
+  const disjuncts = terms.map((t, i) => {
+    const equal = terms.slice(0, i).map((p, j) => `${p.field.column} = :_k${j}`);
+    return `(${[...equal, `${t.field.column} ${ops[i]} :_k${i}`].join(' AND ')})`;
+  });
+  qb.andWhere(`(${disjuncts.join(' OR ')})`, params);
+}
+
+function keyValue(row: ObjectLiteral, field: SortableField): string | number {
+  const value: unknown = row[field.property];
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return String(value);
+}
+
+function fromCursor(value: string | number | undefined, field: SortableField): unknown {
+  const ok =
+    (field.kind === 'number' && typeof value === 'number') ||
+    (field.kind !== 'number' && typeof value === 'string');
+  if (!ok) throw invalidCursor();
+  if (field.kind === 'date') {
+    const date = new Date(value as string);
+    if (Number.isNaN(date.getTime())) throw invalidCursor();
+    return date;
+  }
+  return value;
+}

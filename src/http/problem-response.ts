@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from './error-codes';
+import type { Problem } from './problem';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** The RFC 9457 body of API.md §7 for `problem`, as seen by `request`. */
+export function problemBody(problem: Problem, request: FastifyRequest, origin: string) {
+  const entry = ERROR_CODES[problem.code];
+  return {
+    type: `${origin}/docs/errors/${problem.code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: problem.detail ?? entry.title,
+    instance: request.url.split('?')[0],
+    code: problem.code,
+    requestId: String(request.id),
+    ...(problem.errors && problem.errors.length > 0 ? { errors: problem.errors } : {}),
+  };
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  problem: Problem,
+  origin: string,
+): void {
+  void reply
+    .status(problem.status)
+    .headers(problem.headers)
+    .header('Content-Type', PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problemBody(problem, request, origin)));
+}

@@ -1,0 +1,59 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { baseUrl } from './base-url';
+import { Problem } from './problem';
+import { toProblem } from './problem-mapping';
+import { sendProblem } from './problem-response';
+import { RouteTable } from './route-table';
+
+/**
+ * The one place where failures become HTTP answers. Nest installs it as Fastify's error
+ * handler too, so body-parser and routing errors arrive here as well as guard,
+ * validation and service errors.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemFilter');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly routes: RouteTable,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent) return;
+
+    let problem = this.unmatchedRoute(exception, request) ?? toProblem(exception);
+    if (!problem) {
+      this.logger.error(
+        { err: exception, requestId: request.id, method: request.method, url: request.url },
+        exception instanceof Error ? exception.stack : String(exception),
+      );
+      problem = new Problem('internal_error', 'An unexpected error occurred.');
+    }
+    sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
+  }
+
+  /** Nest's router throws a bare NotFoundException when no route matched. */
+  private unmatchedRoute(exception: unknown, request: FastifyRequest): Problem | undefined {
+    if (!(exception instanceof NotFoundException) || exception instanceof Problem) return undefined;
+    if (request.routeOptions.url !== undefined) return undefined;
+    const allowed = this.routes.allowedMethods(request.url);
+    if (allowed.length === 0) {
+      return new Problem(
+        'not_found',
+        `No route matches ${request.method} ${request.url.split('?')[0]}.`,
+      );
+    }
+    return new Problem(
+      'method_not_allowed',
+      `${request.method} is not supported here; use ${allowed.join(', ')}.`,
+      undefined,
+      { Allow: allowed.join(', ') },
+    );
+  }
+}

@@ -1,0 +1,24 @@
+import { Param, PipeTransform } from '@nestjs/common';
+import { SKU_PATTERN } from '../products/dto/product-fields.dto';
+import { NotFoundProblem } from './problem';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A key that cannot exist names no resource: 404, as for an unknown one, never 400. */
+class ResourceKeyPipe implements PipeTransform<string, string> {
+  constructor(
+    private readonly resource: string,
+    private readonly pattern: RegExp,
+  ) {}
+
+  transform(value: string): string {
+    if (!this.pattern.test(value)) throw new NotFoundProblem(this.resource, value);
+    return value;
+  }
+}
+
+/** The `:id` path parameter (a UUID) of a `resource`. */
+export const ResourceId = (resource: string) => Param('id', new ResourceKeyPipe(resource, UUID));
+
+/** The `:sku` path parameter of the inventory. */
+export const SkuParam = () => Param('sku', new ResourceKeyPipe('inventory item', SKU_PATTERN));

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { baseUrl } from './base-url';
+import { etagForBody, matchesIfNoneMatch } from './etag';
+
+/** When /api/v2 was released and /api/v1 became deprecated (RFC 9745 `Deprecation`). */
+export const V1_DEPRECATED_AT = new Date('2026-11-22T00:00:00Z');
+
+/**
+ * Transport rules every answer follows, errors and 404s included (API.md §1, §5, §11):
+ * request id, nosniff, caching validators and 304, v1 deprecation headers.
+ */
+export function registerResponseHooks(fastify: FastifyInstance, config: AppConfig): void {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('X-Request-Id', String(request.id));
+    void reply.header('X-Content-Type-Options', 'nosniff');
+    void reply.removeHeader('X-Powered-By');
+    if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
+      addDeprecation(request, reply, config, config.apiV1Sunset);
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {
+      return conditionalGet(request, reply, payload);
+    }
+    return payload;
+  });
+}
+
+function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  void reply.header('Cache-Control', 'private, no-cache');
+  void reply.header('Vary', 'Authorization, X-API-Key');
+  let etag = reply.getHeader('etag') as string | undefined;
+  if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    etag = etagForBody(payload);
+    void reply.header('ETag', etag);
+  }
+  if (etag && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    void reply.code(304);
+    void reply.removeHeader('Content-Type');
+    void reply.removeHeader('Content-Length');
+    return '';
+  }
+  return payload;
+}
+
+function addDeprecation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: AppConfig,
+  sunset: Date,
+) {
+  const origin = baseUrl(request, config.publicUrl);
+  void reply.header('Deprecation', `@${Math.floor(V1_DEPRECATED_AT.getTime() / 1000)}`);
+  void reply.header('Sunset', sunset.toUTCString());
+  const links = [
+    `<${origin}/api/v2>; rel="successor-version"`,
+    `<${origin}/docs/changelog>; rel="deprecation"; type="text/html"`,
+  ];
+  const existing = reply.getHeader('link');
+  void reply.header('Link', [existing, ...links].filter(Boolean).join(', '));
+}

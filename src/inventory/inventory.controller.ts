@@ -1,0 +1,119 @@
+import { Body, Controller, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
+import { IfMatch } from '../http/if-match.decorator';
+import { Location, type SetLocation } from '../http/location.decorator';
+import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
+import { OffsetListQueryDto } from '../http/pagination/list-query.dto';
+import { Page } from '../http/pagination/page';
+import { ResourceId, SkuParam } from '../http/resource-id.pipe';
+import {
+  AdjustmentDto,
+  AdjustmentWriteDto,
+  InventoryItemDto,
+  InventoryPatchDto,
+  InventoryWriteDto,
+  ListInventoryDto,
+} from './dto/inventory.dto';
+import { toAdjustment, toInventoryItem } from './inventory.mapper';
+import { InventoryService } from './inventory.service';
+
+/**
+ * Stock levels look the same in v1 and v2 (no money), so one controller serves both;
+ * v2's cursor-only rule is enforced for every v2 collection in one place (http/).
+ */
+@ApiTags('inventory')
+@Controller({ path: 'inventory', version: ['1', '2'] })
+export class InventoryController {
+  constructor(private readonly inventory: InventoryService) {}
+
+  @Get()
+  @RequirePermission('inventory:read')
+  @ApiOperation({ operationId: 'listInventory', summary: 'List stock levels' })
+  @ApiPage(InventoryItemDto)
+  async list(@Query() query: ListInventoryDto): Promise<Page<InventoryItemDto>> {
+    return (await this.inventory.list(query, query)).map(toInventoryItem);
+  }
+
+  @Get(':sku')
+  @RequirePermission('inventory:read')
+  @ApiOperation({ operationId: 'getInventoryItem', summary: 'Get the stock level of a SKU' })
+  @ApiResource(InventoryItemDto)
+  async get(@SkuParam() sku: string): Promise<InventoryItemDto> {
+    return toInventoryItem(await this.inventory.get(sku));
+  }
+
+  @Put(':sku')
+  @RequirePermission('inventory:write')
+  @ApiOperation({
+    operationId: 'replaceInventoryItem',
+    summary: 'Set the stock level (omitted reorderLevel resets to 0)',
+  })
+  @ApiIfMatch()
+  @ApiResource(InventoryItemDto)
+  async replace(
+    @SkuParam() sku: string,
+    @Body() body: InventoryWriteDto,
+    @IfMatch() versions?: number[],
+  ): Promise<InventoryItemDto> {
+    return toInventoryItem(await this.inventory.replace(sku, body, versions));
+  }
+
+  @Patch(':sku')
+  @RequirePermission('inventory:write')
+  @ApiOperation({
+    operationId: 'updateInventoryItem',
+    summary: 'Change some fields of a stock level',
+  })
+  @ApiIfMatch()
+  @ApiResource(InventoryItemDto)
+  async update(
+    @SkuParam() sku: string,
+    @Body() body: InventoryPatchDto,
+    @IfMatch() versions?: number[],
+  ): Promise<InventoryItemDto> {
+    return toInventoryItem(await this.inventory.update(sku, body, versions));
+  }
+
+  @Post(':sku/adjustments')
+  @RequirePermission('inventory:write')
+  @ApiOperation({
+    operationId: 'createInventoryAdjustment',
+    summary: 'Apply an atomic relative change to on-hand stock',
+  })
+  @ApiCreated(AdjustmentDto)
+  async adjust(
+    @SkuParam() sku: string,
+    @Body() body: AdjustmentWriteDto,
+    @Location() location: SetLocation,
+  ): Promise<AdjustmentDto> {
+    const adjustment = await this.inventory.adjust(sku, body.delta, body.reason);
+    location(adjustment.id);
+    return toAdjustment(adjustment);
+  }
+
+  @Get(':sku/adjustments')
+  @RequirePermission('inventory:read')
+  @ApiOperation({
+    operationId: 'listInventoryAdjustments',
+    summary: 'The stock ledger of a SKU, newest first',
+  })
+  @ApiPage(AdjustmentDto)
+  async listAdjustments(
+    @SkuParam() sku: string,
+    @Query() query: OffsetListQueryDto,
+  ): Promise<Page<AdjustmentDto>> {
+    return (await this.inventory.listAdjustments(sku, query)).map(toAdjustment);
+  }
+
+  @Get(':sku/adjustments/:id')
+  @RequirePermission('inventory:read')
+  @ApiOperation({ operationId: 'getInventoryAdjustment', summary: 'Get one adjustment' })
+  @ApiResource(AdjustmentDto)
+  async getAdjustment(
+    @SkuParam() sku: string,
+    @ResourceId('inventory adjustment') id: string,
+  ): Promise<AdjustmentDto> {
+    return toAdjustment(await this.inventory.getAdjustment(sku, id));
+  }
+}

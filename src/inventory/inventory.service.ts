@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictProblem, NotFoundProblem, Problem } from '../http/problem';
+import { Page } from '../http/pagination/page';
+import type { PageRequest } from '../http/pagination/paginate';
+import { InventoryAdjustmentEntity } from './inventory-adjustment.entity';
+import { InventoryItemEntity } from './inventory-item.entity';
+import { InventoryFilters, InventoryRepository } from './inventory.repository';
+
+export interface StockLevelInput {
+  quantityOnHand?: number;
+  reorderLevel?: number;
+}
+
+/** Stock levels: set (PUT/PATCH), adjusted (relative), listed. Reservations belong to orders. */
+@Injectable()
+export class InventoryService {
+  constructor(private readonly inventory: InventoryRepository) {}
+
+  list(filters: InventoryFilters, page: PageRequest): Promise<Page<InventoryItemEntity>> {
+    return this.inventory.list(filters, page);
+  }
+
+  async get(sku: string): Promise<InventoryItemEntity> {
+    return (await this.inventory.findLive(sku)) ?? notFound(sku);
+  }
+
+  /** PUT: `reorderLevel` resets to 0 when omitted. */
+  replace(
+    sku: string,
+    input: Required<Pick<StockLevelInput, 'quantityOnHand'>> & StockLevelInput,
+    versions?: number[],
+  ) {
+    return this.update(sku, { reorderLevel: 0, ...input }, versions);
+  }
+
+  async update(
+    sku: string,
+    input: StockLevelInput,
+    versions?: number[],
+  ): Promise<InventoryItemEntity> {
+    const updated = await this.inventory.update(sku, versions, (current) => {
+      if (input.quantityOnHand !== undefined && input.quantityOnHand < current.quantityReserved) {
+        throw new ConflictProblem(
+          `quantityOnHand cannot be below the ${current.quantityReserved} units reserved for open orders.`,
+        );
+      }
+      return { ...input };
+    });
+    return updated ?? notFound(sku);
+  }
+
+  async adjust(sku: string, delta: number, reason: string): Promise<InventoryAdjustmentEntity> {
+    const result = await this.inventory.adjust(sku, delta, reason);
+    if ('applied' in result) return result.applied;
+    if ('missing' in result) notFound(sku);
+    const { quantityOnHand, quantityReserved } = result.short;
+    throw new Problem(
+      'insufficient_stock',
+      `Removing ${-delta} units would leave less on hand than the ${quantityReserved} reserved.`,
+      [{ field: 'delta', message: `must be at least ${quantityReserved - quantityOnHand}` }],
+    );
+  }
+
+  async listAdjustments(sku: string, page: PageRequest): Promise<Page<InventoryAdjustmentEntity>> {
+    await this.get(sku);
+    return this.inventory.listAdjustments(sku, page);
+  }
+
+  async getAdjustment(sku: string, id: string): Promise<InventoryAdjustmentEntity> {
+    const adjustment = await this.inventory.findAdjustment(sku, id);
+    if (!adjustment) throw new NotFoundProblem('inventory adjustment', id);
+    return adjustment;
+  }
+}
+
+function notFound(sku: string): never {
+  throw new NotFoundProblem('inventory item', sku);
+}

@@ -1,0 +1,46 @@
+import { IntersectionType } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { AMOUNT_PATTERN, CURRENCY_PATTERN } from '../../common/dto/money.dto';
+import { QueryBoolean } from '../../common/dto/query-transforms';
+import { CursorListQueryDto, OffsetListQueryDto } from '../../http/pagination/list-query.dto';
+
+/** Filters of the products collection (API.md §4). */
+export class ProductFiltersDto {
+  /** Exact category. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  category?: string;
+
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Case-insensitive substring of the name or the SKU. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  q?: string;
+
+  /** Lowest price, inclusive, as a decimal string. */
+  @IsOptional()
+  @IsString()
+  @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "10.00"' })
+  minPrice?: string;
+
+  /** Highest price, inclusive, as a decimal string. */
+  @IsOptional()
+  @IsString()
+  @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "99.99"' })
+  maxPrice?: string;
+
+  /** ISO 4217 currency code. */
+  @IsOptional()
+  @IsString()
+  @Matches(CURRENCY_PATTERN, { message: 'must be an ISO 4217 code such as EUR' })
+  currency?: string;
+}
+
+export class ListProductsV1Dto extends IntersectionType(OffsetListQueryDto, ProductFiltersDto) {}
+export class ListProductsV2Dto extends IntersectionType(CursorListQueryDto, ProductFiltersDto) {}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InventoryModule } from '../inventory/inventory.module';
+import { ProductEntity } from './product.entity';
+import { ProductsRepository } from './products.repository';
+import { ProductsService } from './products.service';
+import { ProductsV1Controller } from './products.v1.controller';
+import { ProductsV2Controller } from './products.v2.controller';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ProductEntity]), InventoryModule],
+  controllers: [ProductsV1Controller, ProductsV2Controller],
+  providers: [ProductsService, ProductsRepository],
+  exports: [ProductsService],
+})
+export class ProductsModule {}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { updateWithLock } from '../database/update-with-lock';
+import { ConflictProblem } from '../http/problem';
+import type { CollectionSpec } from '../http/pagination/collection-spec';
+import { CursorCodec } from '../http/pagination/cursor-codec';
+import { Page } from '../http/pagination/page';
+import { paginate, PageRequest } from '../http/pagination/paginate';
+import { ProductEntity } from './product.entity';
+
+export interface ProductFilters {
+  category?: string;
+  active?: boolean;
+  q?: string;
+  minPrice?: string;
+  maxPrice?: string;
+  currency?: string;
+}
+
+const ID = { column: 'p.id', property: 'id', kind: 'string' } as const;
+
+export const PRODUCTS: CollectionSpec = {
+  name: 'products',
+  key: ID,
+  defaultSort: '-createdAt',
+  sortable: {
+    id: ID,
+    sku: { column: 'p.sku', property: 'sku', kind: 'string' },
+    name: { column: 'p.name', property: 'name', kind: 'string' },
+    category: { column: 'p.category', property: 'category', kind: 'string' },
+    price: { column: 'p.price', property: 'price', kind: 'decimal' },
+    createdAt: { column: 'p.created_at', property: 'createdAt', kind: 'date' },
+    updatedAt: { column: 'p.updated_at', property: 'updatedAt', kind: 'date' },
+  },
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** All SQL about products. Archived products are invisible to every read. */
+@Injectable()
+export class ProductsRepository {
+  constructor(
+    @InjectRepository(ProductEntity) private readonly products: Repository<ProductEntity>,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  findLive(id: string): Promise<ProductEntity | null> {
+    return this.live().andWhere('p.id = :id', { id }).getOne();
+  }
+
+  list(filters: ProductFilters, page: PageRequest): Promise<Page<ProductEntity>> {
+    const qb = this.live();
+    if (filters.category !== undefined) qb.andWhere('p.category = :category', filters);
+    if (filters.active !== undefined) qb.andWhere('p.active = :active', filters);
+    if (filters.currency !== undefined) qb.andWhere('p.currency = :currency', filters);
+    if (filters.minPrice !== undefined) qb.andWhere('p.price >= :minPrice', filters);
+    if (filters.maxPrice !== undefined) qb.andWhere('p.price <= :maxPrice', filters);
+    if (filters.q !== undefined) {
+      qb.andWhere('(p.name ILIKE :q OR p.sku ILIKE :q)', { q: `%${escapeLike(filters.q)}%` });
+    }
+    return paginate(qb, PRODUCTS, page, this.cursors);
+  }
+
+  async insert(manager: EntityManager, product: Partial<ProductEntity>): Promise<ProductEntity> {
+    try {
+      await manager.insert(ProductEntity, product);
+    } catch (error) {
+      throw this.skuTaken(error, product.sku) ?? error;
+    }
+    return manager.findOneByOrFail(ProductEntity, { id: product.id });
+  }
+
+  update(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+    change: (current: ProductEntity) => Partial<ProductEntity>,
+  ): Promise<ProductEntity | null> {
+    return updateWithLock(manager, ProductEntity, 'p', {
+      keyColumn: 'p.id',
+      key: id,
+      expectedVersions,
+      change,
+    });
+  }
+
+  private live() {
+    return this.products.createQueryBuilder('p').where('p.archived_at IS NULL');
+  }
+
+  private skuTaken(error: unknown, sku: string | undefined): ConflictProblem | undefined {
+    const driverError = (error as QueryFailedError & { driverError?: { constraint?: string } })
+      .driverError;
+    if (error instanceof QueryFailedError && driverError?.constraint === 'products_sku_unique') {
+      return new ConflictProblem(`sku ${sku} is already used by another product.`);
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import { formatMoney } from '../common/money';
+import { ValidationProblem } from '../http/problem';
+import type { ProductPatchV1Dto, ProductWriteV1Dto } from './dto/product-write.v1.dto';
+import type { ProductV1Dto } from './dto/product.dto';
+import type { ProductInput, ProductPatch } from './product-input';
+import type { ProductEntity } from './product.entity';
+
+export function toProductV1(p: ProductEntity): ProductV1Dto {
+  return {
+    id: p.id,
+    sku: p.sku,
+    name: p.name,
+    description: p.description,
+    category: p.category,
+    price: formatMoney(p.priceMinor, p.priceScale),
+    currency: p.currency,
+    active: p.active,
+    version: p.version,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export function productInputFromV1(dto: ProductWriteV1Dto): ProductInput {
+  return {
+    sku: dto.sku,
+    name: dto.name,
+    description: dto.description ?? null,
+    category: dto.category,
+    price: { amount: dto.price, currency: dto.currency },
+    active: dto.active ?? true,
+  };
+}
+
+export function productPatchFromV1(dto: ProductPatchV1Dto): ProductPatch {
+  if (dto.currency !== undefined && dto.price === undefined) {
+    throw new ValidationProblem([
+      { field: 'currency', message: 'can only change together with price' },
+    ]);
+  }
+  const { price, currency, ...fields } = dto;
+  return {
+    ...fields,
+    ...(price !== undefined ? { price: { amount: price, currency } } : {}),
+  };
+}

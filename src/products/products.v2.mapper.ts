@@ -1,0 +1,29 @@
+import { formatMoney } from '../common/money';
+import type { ProductPatchV2Dto, ProductWriteV2Dto } from './dto/product-write.v2.dto';
+import type { ProductV2Dto } from './dto/product.dto';
+import type { ProductInput, ProductPatch } from './product-input';
+import type { ProductEntity } from './product.entity';
+import { toProductV1 } from './products.v1.mapper';
+
+export function toProductV2(p: ProductEntity): ProductV2Dto {
+  const { price: _price, currency: _currency, ...shared } = toProductV1(p);
+  return {
+    ...shared,
+    price: { amount: formatMoney(p.priceMinor, p.priceScale), currency: p.currency },
+  };
+}
+
+export function productInputFromV2(dto: ProductWriteV2Dto): ProductInput {
+  return {
+    sku: dto.sku,
+    name: dto.name,
+    description: dto.description ?? null,
+    category: dto.category,
+    price: { amount: dto.price.amount, currency: dto.price.currency },
+    active: dto.active ?? true,
+  };
+}
+
+export function productPatchFromV2(dto: ProductPatchV2Dto): ProductPatch {
+  return { ...dto };
+}
