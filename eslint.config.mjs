@@ -8,7 +8,7 @@ export default tseslint.config(
       'dist/',
       'coverage/',
       'node_modules/',
-      'src/metadata.ts',
+      'src/metadata.ts', 'src/metadata.*.tmp.ts',
       '.data/',
       'openapi/',
       'bench/results/',

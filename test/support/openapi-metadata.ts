@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { PluginMetadataGenerator } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js';
 import { ReadonlyVisitor } from '@nestjs/swagger/plugin';
@@ -10,6 +11,8 @@ import { ReadonlyVisitor } from '@nestjs/swagger/plugin';
  */
 export function generateOpenApiMetadata(): void {
   const src = join(__dirname, '..', '..', 'src');
+  // Written under a private name, then renamed: concurrent test runs never read half a file.
+  const scratch = `metadata.${process.pid}.tmp.ts`;
   new PluginMetadataGenerator().generate({
     visitors: [
       new ReadonlyVisitor({
@@ -20,9 +23,10 @@ export function generateOpenApiMetadata(): void {
       }),
     ],
     outputDir: src,
-    filename: 'metadata.ts',
+    filename: scratch,
     // relative to the working directory, which is the project root under npm test
     tsconfigPath: 'tsconfig.build.json',
     printDiagnostics: false,
   });
+  renameSync(join(src, scratch), join(src, 'metadata.ts'));
 }
