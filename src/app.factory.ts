@@ -12,6 +12,7 @@ import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
+import { appLogger, requestLogger } from './logging';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -28,6 +29,7 @@ export async function createApp(
     genReqId: requestIdFor,
     requestIdHeader: false as const,
     trustProxy: true,
+    logger: requestLogger(config),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   };
   const adapter = new FastifyAdapter(
@@ -54,12 +56,10 @@ export async function createApp(
     adapter,
     {
       bodyParser: false,
-      bufferLogs: false,
-      logger: config.logLevel === 'silent' ? false : undefined,
+      logger: appLogger(config),
     },
   );
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
-  app.enableShutdownHooks();
 
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);

@@ -6,33 +6,37 @@ import { startEmbeddedPostgres } from './database/embedded-postgres';
 async function main(): Promise<void> {
   const config = AppConfig.fromEnvironment();
   const logger = new Logger('Main');
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    const embedded = await startEmbeddedPostgres(config.embeddedDbDir);
-    url = embedded.url;
-    stopEmbedded = () => embedded.stop();
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(config.embeddedDbDir);
+  if (embedded) {
     logger.log(
-      `No DATABASE_URL: using the embedded database in ${config.embeddedDbDir} (development only)`,
+      `No DATABASE_URL: embedded database in ${config.embeddedDbDir} (development and demos only)`,
     );
   }
-  const app = await createApp(config, { url, embedded: stopEmbedded !== undefined });
-  if (stopEmbedded) {
-    const stop = stopEmbedded;
-    process.once('beforeExit', () => void stop());
-  }
+  const url = config.databaseUrl ?? (embedded?.url as string);
+  const app = await createApp(config, { url, embedded: embedded !== undefined });
+
+  // On SIGTERM/SIGINT: stop taking connections, finish in-flight requests, close the
+  // pool, then the embedded database, so its files are left consistent.
+  const shutdown = async (signal: string) => {
+    logger.log(`${signal}: shutting down`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (s) => void shutdown(s));
+  process.once('SIGINT', (s) => void shutdown(s));
+
   await app.listen({ port: config.port, host: '0.0.0.0' });
   const scheme = config.tls ? 'https' : 'http';
-  const origin = config.publicUrl ?? `${scheme}://localhost:${config.port}`;
   logger.log(`Commerce Operations API listening on ${scheme}://0.0.0.0:${config.port}`);
-  logger.log(`API documentation: ${origin}/docs`);
+  logger.log(
+    `API documentation: ${config.publicUrl ?? `${scheme}://localhost:${config.port}`}/docs`,
+  );
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error(error);
-  }
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

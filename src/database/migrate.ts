@@ -1,0 +1,32 @@
+import { DataSource } from 'typeorm';
+import { AppConfig, ConfigError } from '../config/app-config';
+import { dataSourceOptions } from './data-source-options';
+
+/**
+ * `npm run migration:run`: applies pending migrations to DATABASE_URL and exits. The
+ * one-shot step of a deployment that runs the API with MIGRATIONS_RUN=false.
+ */
+async function migrate(): Promise<void> {
+  const config = AppConfig.fromEnvironment();
+  if (!config.databaseUrl)
+    throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required to run migrations');
+  const dataSource = new DataSource(
+    dataSourceOptions({ url: config.databaseUrl, embedded: false }, false),
+  );
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    console.log(
+      applied.length
+        ? `Applied: ${applied.map((m) => m.name).join(', ')}`
+        : 'No pending migrations.',
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+migrate().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
