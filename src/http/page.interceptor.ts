@@ -3,13 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
-import { Problem } from './problem';
 import { Page } from './pagination/page';
 
 /**
  * Turns a Page returned by a controller into the collection envelope of API.md §4 and
  * the RFC 8288 `Link` header. `next`/`prev` are absolute and keep every other parameter.
- * It also holds v2's one pagination rule: cursor only (API.md §11).
  */
 @Injectable()
 export class PageInterceptor implements NestInterceptor {
@@ -17,16 +15,6 @@ export class PageInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (
-      request.url.startsWith('/api/v2/') &&
-      (request.query as Record<string, unknown>).page !== undefined
-    ) {
-      throw new Problem(
-        'bad_request',
-        '/api/v2 collections are cursor-only: use cursor, not page.',
-        [{ field: 'page', message: 'is not supported in /api/v2; follow pagination.next' }],
-      );
-    }
     return next.handle().pipe(
       map((result: unknown) => {
         if (!(result instanceof Page)) return result;
