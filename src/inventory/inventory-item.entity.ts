@@ -1,22 +1,13 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryColumn,
-  UpdateDateColumn,
-  VersionColumn,
-} from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { VersionedEntity } from '../database/versioned.entity';
 
 @Entity('inventory_items')
-export class InventoryItemEntity {
+export class InventoryItemEntity extends VersionedEntity {
   @PrimaryColumn('varchar') sku: string;
   @Column('uuid') productId: string;
   @Column('integer') quantityOnHand: number;
   @Column('integer') quantityReserved: number;
   @Column('integer') reorderLevel: number;
-  @VersionColumn() version: number;
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
   /** set together with its product's */
   @Column('timestamptz', { nullable: true }) archivedAt: Date | null;
 }

@@ -1,14 +1,8 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryColumn,
-  UpdateDateColumn,
-  VersionColumn,
-} from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { VersionedEntity } from '../database/versioned.entity';
 
 @Entity('products')
-export class ProductEntity {
+export class ProductEntity extends VersionedEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('varchar') sku: string;
   @Column('varchar') name: string;
@@ -22,8 +16,5 @@ export class ProductEntity {
   @Column({ type: 'numeric', insert: false, update: false }) price: string;
   @Column({ type: 'char' }) currency: string;
   @Column('boolean') active: boolean;
-  @VersionColumn() version: number;
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
   @Column('timestamptz', { nullable: true }) archivedAt: Date | null;
 }

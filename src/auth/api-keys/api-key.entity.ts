@@ -1,15 +1,9 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryColumn,
-  UpdateDateColumn,
-  VersionColumn,
-} from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { VersionedEntity } from '../../database/versioned.entity';
 import type { Role } from '../permissions';
 
 @Entity('api_keys')
-export class ApiKeyEntity {
+export class ApiKeyEntity extends VersionedEntity {
   @PrimaryColumn('uuid') id: string;
   @Column('varchar') name: string;
   /** the first characters of the key, shown so a person can tell keys apart */
@@ -20,7 +14,4 @@ export class ApiKeyEntity {
   @Column('varchar', { nullable: true }) customerId: string | null;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
-  @VersionColumn() version: number;
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
 }
