@@ -62,7 +62,7 @@ export class CatalogAndApiKeys1763769600000 implements MigrationInterface {
     );
     await q.query(`
       CREATE INDEX inventory_items_below_reorder_idx ON inventory_items (sku)
-      WHERE archived_at IS NULL AND quantity_on_hand - quantity_reserved <= reorder_level`);
+      WHERE archived_at IS NULL AND quantity_on_hand - quantity_reserved < reorder_level`);
 
     await q.query(`
       CREATE TABLE inventory_adjustments (

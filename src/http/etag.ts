@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Strong ETags (API.md §5). A single resource's ETag is its `version`, so `If-Match` can
- * be checked inside the UPDATE itself (`WHERE version = $n`) with no read before the
- * write. Other GET answers (collections, documents) are tagged by a hash of the body.
+ * Strong ETags (API.md §5). A single resource's ETag is its `version`, so `If-Match` is
+ * compared with the version of the row locked for the update (updateWithLock), with no
+ * representation to rebuild. Other GET answers (collections, documents) are tagged by a
+ * hash of the body.
  */
 export const etagForVersion = (version: number): string => `"${version}"`;
 

@@ -29,5 +29,7 @@ export function sendProblem(
     .status(problem.status)
     .headers(problem.headers)
     .header('Content-Type', PROBLEM_CONTENT_TYPE)
-    .send(JSON.stringify(problemBody(problem, request, origin)));
+    // A Buffer, because Fastify appends `; charset=utf-8` to any JSON type sent as a
+    // string, and API.md §7 names the media type exactly.
+    .send(Buffer.from(JSON.stringify(problemBody(problem, request, origin))));
 }
