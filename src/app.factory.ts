@@ -9,10 +9,14 @@ import type { DatabaseTarget } from './database/data-source-options';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
+import { registerCors } from './http/cors';
 import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
+import { registerSecurityHeaders } from './http/security-headers';
 import { appLogger, requestLogger } from './logging';
+import { registerRateLimitHooks } from './rate-limit/rate-limit.hooks';
+import { RateLimiter } from './rate-limit/rate-limiter';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -50,6 +54,10 @@ export async function createApp(
   const routes = new RouteTable();
   routes.attach(fastify);
   registerResponseHooks(fastify, config);
+  // Before any route: helmet's headers are on every answer, and a foreign Origin is
+  // refused (403) before authentication, as preflights carry no credentials.
+  await registerSecurityHeaders(fastify, config);
+  await registerCors(fastify, config);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config, database, routes }),
@@ -60,6 +68,7 @@ export async function createApp(
     },
   );
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
+  registerRateLimitHooks(fastify, app.get(RateLimiter), config);
 
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);

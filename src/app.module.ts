@@ -8,8 +8,12 @@ import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
 import type { RouteTable } from './http/route-table';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InventoryModule } from './inventory/inventory.module';
+import { OrdersModule } from './orders/orders.module';
 import { ProductsModule } from './products/products.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RedisModule } from './redis/redis.module';
 
 /** What the composition root hands in: settings, where the database is, the route index. */
 export interface AppParts {
@@ -27,11 +31,17 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(database),
         HttpModule.forRoot(routes),
+        RedisModule,
         AuthModule,
+        // after AuthModule: its guard runs first, so the rate limit is keyed by the principal
+        RateLimitModule,
+        // after HttpModule: its interceptor runs inside the HTTP layer's, once the caller is known
+        IdempotencyModule,
         HealthModule,
         DocsModule,
         ProductsModule,
         InventoryModule,
+        OrdersModule,
       ],
     };
   }

@@ -1,20 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError } from './config/app-config';
-import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
 
 async function main(): Promise<void> {
   const config = AppConfig.fromEnvironment();
   const logger = new Logger('Main');
-  const embedded = config.databaseUrl
-    ? undefined
-    : await startEmbeddedPostgres(config.embeddedDbDir);
-  if (embedded) {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.databaseUrl;
+  if (url === undefined) {
+    embedded = await startEmbeddedPostgres(config.embeddedDbDir);
+    url = embedded.url;
     logger.log(
       `No DATABASE_URL: embedded database in ${config.embeddedDbDir} (development and demos only)`,
     );
   }
-  const url = config.databaseUrl ?? (embedded?.url as string);
   const app = await createApp(config, { url, embedded: embedded !== undefined });
 
   // On SIGTERM/SIGINT: stop taking connections, finish in-flight requests, close the

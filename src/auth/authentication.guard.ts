@@ -30,6 +30,17 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.headers['x-api-key'] === undefined) {
+      // A bearer token is a credential, but none can be valid until JWT support lands.
+      if (request.headers.authorization !== undefined) {
+        throw new Problem(
+          'invalid_token',
+          'This token is not accepted; send an API key in X-API-Key.',
+          undefined,
+          {
+            'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"`,
+          },
+        );
+      }
       throw new Problem('unauthenticated', 'Send an API key in X-API-Key.', undefined, {
         'WWW-Authenticate': WWW_AUTHENTICATE,
       });
@@ -53,7 +64,7 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
   }
 
   override handleRequest<T>(error: unknown, user: T): T {
-    if (error) throw error;
+    if (error) throw error as Error;
     if (!user) {
       throw new Problem('invalid_token', 'The API key is unknown, revoked or expired.', undefined, {
         'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"`,

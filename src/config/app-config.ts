@@ -1,3 +1,6 @@
+// class-transformer and class-validator read decorator metadata; scripts load this file
+// without Nest, which would otherwise import reflect-metadata first.
+import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvironmentVariables } from './environment';
@@ -48,7 +51,10 @@ export class AppConfig {
     AppConfig.checkIssuers(vars.AUTH_ISSUERS);
   }
 
-  /** Reads and validates `env`; throws a ConfigError naming every bad variable. */
+  /**
+   * Reads and validates `env`; throws a ConfigError naming the bad variables: every
+   * field-level problem at once, then the first cross-field one (TLS pair, dates, issuers).
+   */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const raw = Object.fromEntries(
       Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
@@ -76,7 +82,14 @@ export class AppConfig {
   private static dateFrom(name: string, value: string | undefined): Date | undefined {
     if (value === undefined) return undefined;
     const date = new Date(value);
-    if (Number.isNaN(date.getTime())) {
+    // Date rolls 2027-02-30 over to March 2; the calendar day must exist as written.
+    const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+    const calendarDay = new Date(Date.UTC(year, month - 1, day));
+    if (
+      Number.isNaN(date.getTime()) ||
+      calendarDay.getUTCMonth() !== month - 1 ||
+      calendarDay.getUTCDate() !== day
+    ) {
       throw new ConfigError(`Invalid configuration:\n  ${name}: is not a valid date`);
     }
     return date;

@@ -31,8 +31,9 @@ export class DatabaseModule {
             const rows: { value: string }[] = await dataSource.query(
               `SELECT value FROM app_secrets WHERE name = 'cursor'`,
             );
-            if (!rows[0])
+            if (!rows[0]) {
               throw new Error('app_secrets has no cursor secret: are migrations applied?');
+            }
             return new CursorCodec(Buffer.from(rows[0].value, 'utf8'));
           },
         },

@@ -8,8 +8,9 @@ import { dataSourceOptions } from './data-source-options';
  */
 async function migrate(): Promise<void> {
   const config = AppConfig.fromEnvironment();
-  if (!config.databaseUrl)
+  if (!config.databaseUrl) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required to run migrations');
+  }
   const dataSource = new DataSource(
     dataSourceOptions({ url: config.databaseUrl, embedded: false }, false),
   );

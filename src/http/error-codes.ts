@@ -14,7 +14,7 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Invalid JSON',
     description:
-      'The request body is not well-formed JSON. `detail` quotes the parser. Send a body that `JSON.parse` accepts, with `Content-Type: application/json`.',
+      'The request body is not well-formed JSON (or is empty while `Content-Type` says JSON). Send a body that `JSON.parse` accepts, with `Content-Type: application/json`.',
   },
   unauthenticated: {
     status: 401,

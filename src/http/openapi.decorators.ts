@@ -3,10 +3,17 @@ import {
   ApiExtraModels,
   ApiHeader,
   ApiNoContentResponse,
+  ApiProperty,
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
 import { PaginationDto } from './pagination/pagination.dto';
+
+/** The largest value of a PostgreSQL `integer` column (versions, stock quantities). */
+export const PG_INTEGER_MAX = 2 ** 31 - 1;
+
+/** `version` of every resource (API.md §3): 1 at creation, one more with every change. */
+export const ApiVersionProperty = () => ApiProperty({ minimum: 1, maximum: PG_INTEGER_MAX });
 
 /** A collection answer: `{data: Item[], pagination}`. */
 export const ApiPage = (item: Type<unknown>) =>
@@ -15,6 +22,7 @@ export const ApiPage = (item: Type<unknown>) =>
     ApiResponse({
       status: 200,
       description: 'One page; `Link` carries the same next/prev URLs.',
+      headers: { Link: { $ref: '#/components/headers/Link' } },
       schema: {
         type: 'object',
         additionalProperties: false,

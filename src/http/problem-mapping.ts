@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
 import { QueryFailedError } from 'typeorm';
 import type { ErrorCode } from './error-codes';
 import { Problem } from './problem';
@@ -54,6 +55,13 @@ export function toProblem(error: unknown): Problem | undefined {
     };
     return new Problem(mapped, details[mapped] ?? String(e.message));
   }
+  if (error instanceof ThrottlerException) {
+    // The budget of API.md §8; Retry-After and the RateLimit headers come from the rate-limit hook.
+    return new Problem(
+      'rate_limited',
+      'The request budget of this caller is used up for the current window; retry after the number of seconds in Retry-After.',
+    );
+  }
   if (error instanceof HttpException) {
     // Fastify's own errors (body parser, content type) arrive wrapped by Nest.
     const fromCause = error.cause instanceof Error ? toProblem(error.cause) : undefined;
@@ -64,8 +72,13 @@ export function toProblem(error: unknown): Problem | undefined {
   }
   if (error instanceof QueryFailedError) {
     const sqlState = (error.driverError as ErrorLike | undefined)?.code;
-    if (sqlState === '23505')
+    // A value past a column's range (an int4 quantity overflowing): the input's fault.
+    if (sqlState === '22003') {
+      return new Problem('validation_failed', 'A number in the request is out of range.');
+    }
+    if (sqlState === '23505') {
       return new Problem('conflict', 'A resource with these values already exists.');
+    }
     if (typeof sqlState === 'string' && UNAVAILABLE_SQLSTATES.has(sqlState)) return unavailable();
     return undefined;
   }

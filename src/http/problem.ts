@@ -11,16 +11,27 @@ export interface FieldError {
  * RFC 9457 problem. Services never throw Nest's HttpExceptions.
  */
 export class Problem extends Error {
+  /** Bounds the documented Problem schema promises (`detail` ≤ 5000, ≤ 100 `errors`). */
+  static readonly MAX_DETAIL = 5000;
+  static readonly MAX_ERRORS = 100;
+
   readonly status: number;
+  readonly detail?: string;
+  readonly errors?: FieldError[];
 
   constructor(
     readonly code: ErrorCode,
-    readonly detail?: string,
-    readonly errors?: FieldError[],
+    detail?: string,
+    errors?: FieldError[],
     readonly headers: Record<string, string> = {},
   ) {
     super(detail ?? ERROR_CODES[code].title);
     this.status = ERROR_CODES[code].status;
+    this.detail =
+      detail && detail.length > Problem.MAX_DETAIL
+        ? `${detail.slice(0, Problem.MAX_DETAIL - 1)}…`
+        : detail;
+    this.errors = errors?.slice(0, Problem.MAX_ERRORS);
   }
 }
 

@@ -27,7 +27,7 @@ export function registerResponseHooks(fastify: FastifyInstance, config: AppConfi
 
 function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   void reply.header('Cache-Control', 'private, no-cache');
-  void reply.header('Vary', 'Authorization, X-API-Key');
+  appendVary(reply, ['Authorization', 'X-API-Key']);
   let etag = reply.getHeader('etag') as string | undefined;
   if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
     etag = etagForBody(payload);
@@ -40,6 +40,17 @@ function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: u
     return '';
   }
   return payload;
+}
+
+/** Adds `fields` to `Vary`, keeping what is there (CORS puts `Origin` in it). */
+function appendVary(reply: FastifyReply, fields: string[]): void {
+  const current = String(reply.getHeader('vary') ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  const known = new Set(current.map((f) => f.toLowerCase()));
+  const added = fields.filter((f) => !known.has(f.toLowerCase()));
+  void reply.header('Vary', [...current, ...added].join(', '));
 }
 
 function addDeprecation(

@@ -13,7 +13,12 @@ const MESSAGE_REWRITES: [RegExp, string][] = [
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
-    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    // array members read as `lines[0].sku`, the way services name them too
+    const field = /^\d+$/.test(error.property)
+      ? `${prefix}[${error.property}]`
+      : prefix
+        ? `${prefix}.${error.property}`
+        : error.property;
     const own = Object.values(error.constraints ?? {}).map((raw) => {
       const rewrite = MESSAGE_REWRITES.find(([pattern]) => pattern.test(raw));
       const message = rewrite
@@ -50,7 +55,7 @@ export class StrictValidationPipe extends ValidationPipe {
       throw new ValidationProblem([{ field: '(body)', message: 'must be a JSON object' }]);
     }
     try {
-      return await super.transform(value, metadata);
+      return withoutAbsentFields(await super.transform(value, metadata));
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       if (metadata.type === 'query') {
@@ -65,6 +70,19 @@ export class StrictValidationPipe extends ValidationPipe {
       throw new ValidationProblem(error.errors);
     }
   }
+}
+
+/**
+ * DTO classes compile with define semantics, so every declared field is an own property
+ * of the instance, `undefined` when the client left it out. Removed here, a field the
+ * client omitted is absent, and `{ ...defaults, ...dto }` keeps the defaults (PUT resets).
+ */
+function withoutAbsentFields(value: unknown): unknown {
+  if (isPlainObject(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+  }
+  return value;
 }
 
 function isPlainObject(value: unknown): boolean {

@@ -44,6 +44,21 @@ export const ADJUSTMENTS: CollectionSpec = {
 export type AdjustmentResult =
   { applied: InventoryAdjustmentEntity } | { missing: true } | { short: InventoryItemEntity };
 
+/** Units of one SKU that an order reserves, releases or ships. */
+export interface StockLine {
+  sku: string;
+  quantity: number;
+}
+
+/** A line that could not be reserved, with what was available at that moment. */
+export interface ShortLine extends StockLine {
+  available: number;
+}
+
+/** Lines in the one order every stock-moving transaction locks rows in, against deadlocks. */
+const inSkuOrder = <L extends StockLine>(lines: L[]): L[] =>
+  [...lines].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+
 /** All SQL about stock levels and their ledger. */
 @Injectable()
 export class InventoryRepository {
@@ -101,18 +116,23 @@ export class InventoryRepository {
   /**
    * Applies `delta` to on-hand stock with one guarded UPDATE, so concurrent adjustments
    * never lose one another and stock never drops below what is reserved; the ledger row
-   * is written in the same transaction.
+   * is written in the same transaction. Its time is taken once the row lock is held
+   * (`clock_timestamp()`, not the transaction's start `now()`), so the ledger's newest-first
+   * order is the order the adjustments were applied in, even when they raced.
    */
   adjust(sku: string, delta: number, reason: string): Promise<AdjustmentResult> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: { quantity_on_hand: number; quantity_reserved: number }[] = await manager.query(
+      type Level = { quantity_on_hand: number; quantity_reserved: number; updated_at: Date };
+      // TypeORM answers a raw UPDATE with [rows, affected count], not with the rows.
+      const [rows]: [Level[], number] = await manager.query(
         `UPDATE inventory_items
-            SET quantity_on_hand = quantity_on_hand + $2, version = version + 1, updated_at = now()
+            SET quantity_on_hand = quantity_on_hand + $2, version = version + 1,
+                updated_at = clock_timestamp()
           WHERE sku = $1 AND archived_at IS NULL AND quantity_on_hand + $2 >= quantity_reserved
-          RETURNING quantity_on_hand, quantity_reserved`,
+          RETURNING quantity_on_hand, quantity_reserved, updated_at`,
         [sku, delta],
       );
-      const level = rows[0] as { quantity_on_hand: number; quantity_reserved: number } | undefined;
+      const level = rows[0] as Level | undefined;
       if (!level) {
         const current = await manager.findOneBy(InventoryItemEntity, { sku });
         return current && !current.archivedAt ? { short: current } : { missing: true };
@@ -124,12 +144,84 @@ export class InventoryRepository {
         reason,
         quantityOnHand: level.quantity_on_hand,
         quantityReserved: level.quantity_reserved,
+        createdAt: level.updated_at,
       });
       await manager.insert(InventoryAdjustmentEntity, adjustment);
       return {
         applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id: adjustment.id }),
       };
     });
+  }
+
+  /**
+   * Reserves every line inside the caller's transaction, one guarded UPDATE per line in
+   * sku order, so no interleaving can oversell. Returns the lines that are short; when
+   * there are any the caller must roll back. After the first short line the others are
+   * only checked, not locked, so every short line is named without holding more rows.
+   */
+  async reserve(manager: EntityManager, lines: StockLine[]): Promise<ShortLine[]> {
+    const short: ShortLine[] = [];
+    for (const line of inSkuOrder(lines)) {
+      if (short.length === 0) {
+        const [, reserved]: [unknown[], number] = await manager.query(
+          `UPDATE inventory_items
+              SET quantity_reserved = quantity_reserved + $2, version = version + 1, updated_at = now()
+            WHERE sku = $1 AND archived_at IS NULL AND quantity_on_hand - quantity_reserved >= $2`,
+          [line.sku, line.quantity],
+        );
+        if (reserved === 1) continue;
+      }
+      const rows: { available: number }[] = await manager.query(
+        `SELECT greatest(quantity_on_hand - quantity_reserved, 0) AS available
+           FROM inventory_items WHERE sku = $1 AND archived_at IS NULL`,
+        [line.sku],
+      );
+      const available = rows[0]?.available ?? 0;
+      // A line whose UPDATE matched nothing is short, whatever a later read says.
+      if (short.length === 0 || available < line.quantity) short.push({ ...line, available });
+    }
+    return short;
+  }
+
+  /** Gives reservations back (an order cancelled), in sku order. */
+  async release(manager: EntityManager, lines: StockLine[]): Promise<void> {
+    for (const line of inSkuOrder(lines)) {
+      const [, released]: [unknown[], number] = await manager.query(
+        `UPDATE inventory_items
+            SET quantity_reserved = quantity_reserved - $2, version = version + 1, updated_at = now()
+          WHERE sku = $1`,
+        [line.sku, line.quantity],
+      );
+      if (released !== 1) throw new Error(`no inventory item ${line.sku} to release stock of`);
+    }
+  }
+
+  /**
+   * Takes reserved units out of on-hand stock (an order shipped), in sku order, and
+   * records each change in the SKU's ledger with `reason`.
+   */
+  async ship(manager: EntityManager, lines: StockLine[], reason: string): Promise<void> {
+    type Level = { quantity_on_hand: number; quantity_reserved: number };
+    for (const line of inSkuOrder(lines)) {
+      const [rows]: [Level[], number] = await manager.query(
+        `UPDATE inventory_items
+            SET quantity_on_hand = quantity_on_hand - $2, quantity_reserved = quantity_reserved - $2,
+                version = version + 1, updated_at = now()
+          WHERE sku = $1
+          RETURNING quantity_on_hand, quantity_reserved`,
+        [line.sku, line.quantity],
+      );
+      const level = rows[0] as Level | undefined;
+      if (!level) throw new Error(`no inventory item ${line.sku} to ship stock from`);
+      await manager.insert(InventoryAdjustmentEntity, {
+        id: uuidv7(),
+        sku: line.sku,
+        delta: -line.quantity,
+        reason,
+        quantityOnHand: level.quantity_on_hand,
+        quantityReserved: level.quantity_reserved,
+      });
+    }
   }
 
   findAdjustment(sku: string, id: string): Promise<InventoryAdjustmentEntity | null> {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { isFieldError, parseMoney, StoredMoney } from '../common/money';
 import { inTransaction } from '../database/transaction';
-import { FieldError, NotFoundProblem, ValidationProblem } from '../http/problem';
+import { NotFoundProblem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { InventoryRepository } from '../inventory/inventory.repository';
@@ -84,7 +84,7 @@ export class ProductsService {
 
 function moneyOf(amount: string, currency: string): StoredMoney {
   const money = parseMoney(amount, currency, 'price');
-  if (isFieldError(money)) throw new ValidationProblem([money as FieldError]);
+  if (isFieldError(money)) throw new ValidationProblem([money]);
   return money;
 }
 

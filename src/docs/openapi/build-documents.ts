@@ -1,11 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import type { Permission } from '../../auth/permissions';
 import type { AppConfig } from '../../config/app-config';
-import { HEADERS, PROBLEM_SCHEMA } from './components';
+import { DEPRECATION_HEADERS, HEADERS, PROBLEM_SCHEMA } from './components';
+import { normalizeSchemas, ServerLimits } from './normalize-schemas';
 import type { Document } from './openapi-shape';
 import { operations } from './openapi-shape';
+import { declareTags, describePermissions, permissionsByOperationId } from './operation-details';
 import { addProblemResponses } from './problem-responses';
 import { selectVersion } from './select-version';
+import { documentValidationConstraints } from './validation-constraints';
 
 export type ApiVersion = 1 | 2;
 export type OpenApiDocuments = Record<`v${ApiVersion}`, Document>;
@@ -15,8 +20,11 @@ const DESCRIPTION = `Products, inventory, orders, invoices and shipments over st
 Errors are RFC 9457 problem details whose \`type\` links to a page about their \`code\`.
 Collections are paginated (\`limit\`, opaque \`cursor\`; v1 also \`page\`) and answer
 \`{data, pagination}\` with a \`Link\` header. Every GET carries a strong \`ETag\`; writes take
-\`If-Match\`. Besides \`RateLimit\`/\`RateLimit-Policy\`, every answer also carries the older
-\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` headers.`;
+\`If-Match\`. A customer sees only its own orders, invoices and shipments; other rows are 404.
+
+Rate limits: besides \`RateLimit\` and \`RateLimit-Policy\` (documented on every response),
+every answer also carries the older \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+\`X-RateLimit-Reset\` (seconds to reset) headers, for clients written against that convention.`;
 
 /** The OpenAPI 3.1 document of each API version, built once at boot from the controllers. */
 export function buildOpenApiDocuments(app: INestApplication, config: AppConfig): OpenApiDocuments {
@@ -38,32 +46,72 @@ export function buildOpenApiDocuments(app: INestApplication, config: AppConfig):
       description: 'An RFC 9068 JWT access token, validated per RFC8725 (JWT best current practices).',
     })
     .build();
+  // package.json: "UNLICENSED", a private API
+  base.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as never;
   base.servers = [server(config)];
+  documentValidationConstraints();
   const full = SwaggerModule.createDocument(app, base, {
     operationIdFactory: (_controller, method) => method,
   });
-  return { v1: finish(full, 1, config), v2: finish(full, 2, config) };
+  const context: Context = {
+    config,
+    limits: serverLimits(app),
+    permissions: permissionsByOperationId(app),
+  };
+  return { v1: finish(full, 1, context), v2: finish(full, 2, context) };
 }
 
-function finish(full: Document, version: ApiVersion, config: AppConfig): Document {
+interface Context {
+  config: AppConfig;
+  limits: ServerLimits;
+  permissions: Map<string, Permission>;
+}
+
+function finish(full: Document, version: ApiVersion, context: Context): Document {
+  const deprecated = version === 1 && context.config.apiV1Sunset !== undefined;
   const doc = selectVersion(full, version);
   doc.info = { ...doc.info, version: String(version), title: `Commerce Operations API v${version}` };
   doc.components ??= {};
   doc.components.schemas = { ...(doc.components.schemas ?? {}), Problem: PROBLEM_SCHEMA };
-  doc.components.headers = { ...(doc.components.headers ?? {}), ...HEADERS } as never;
-  addProblemResponses(doc);
-  if (version === 1 && config.apiV1Sunset) {
+  doc.components.headers = {
+    ...(doc.components.headers ?? {}),
+    ...HEADERS,
+    ...(deprecated ? DEPRECATION_HEADERS : {}),
+  } as never;
+  addProblemResponses(doc, { deprecated });
+  normalizeSchemas(doc, context.limits);
+  declareTags(doc);
+  describePermissions(doc, context.permissions);
+  if (deprecated) {
     for (const { operation } of operations(doc)) operation.deprecated = true;
   }
   return doc;
 }
 
-/** API.md §12: PUBLIC_URL when it is https, `/` otherwise. */
-function server(config: AppConfig) {
-  const https = config.publicUrl?.startsWith('https://');
+/** The limits the HTTP server enforces, read from it so the document cannot drift. */
+function serverLimits(app: INestApplication): ServerLimits {
+  const { initialConfig } = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const router = (initialConfig as { routerOptions?: { maxParamLength?: number } }).routerOptions;
+  // the fallbacks are Fastify's defaults
   return {
-    url: https ? (config.publicUrl as string) : '/',
-    description: https ? 'production' : 'local development or test',
+    bodyLimit: initialConfig.bodyLimit ?? 1024 * 1024,
+    maxParamLength: router?.maxParamLength ?? initialConfig.maxParamLength ?? 100,
+  };
+}
+
+/**
+ * API.md §12: one server, PUBLIC_URL (its root: paths carry /api/vN) when it is https and
+ * `/` otherwise, declared public, and described with its environment in words the OWASP
+ * ruleset knows (local, test, production).
+ */
+function server(config: AppConfig) {
+  const publicUrl = config.publicUrl?.startsWith('https://') ? config.publicUrl : undefined;
+  const environment = config.env === 'development' ? 'local development' : config.env;
+  return {
+    url: publicUrl ?? '/',
+    description: publicUrl
+      ? `The ${environment} server`
+      : `This ${environment} server: the host that serves this document`,
     'x-internal': false,
   };
 }

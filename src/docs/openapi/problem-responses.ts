@@ -2,39 +2,62 @@ import { ERROR_CODES, ErrorCode } from '../../http/error-codes';
 import type { Document, Json } from './openapi-shape';
 import { operations } from './openapi-shape';
 
-const RATE_LIMIT_HEADERS: Json = {
-  RateLimit: { $ref: '#/components/headers/RateLimit' },
-  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
-};
+const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * What every /api answer carries (API.md §1, §8, §9): the rate-limit headers (one
+ * convention, see components.ts), CORS and the request id.
+ */
+const COMMON_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin', 'X-Request-Id'];
+
+/** Added to every answer of a deprecated version (API.md §11). */
+const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'];
 
 /** Reusable problem responses, one per HTTP status, listing the codes each may carry. */
-const RESPONSES: Record<string, { name: string; codes: ErrorCode[] }> = {
+const RESPONSES: Record<string, { name: string; codes: ErrorCode[]; headers?: string[] }> = {
   '400': { name: 'BadRequest', codes: ['bad_request', 'invalid_json'] },
-  '401': { name: 'Unauthorized', codes: ['unauthenticated', 'invalid_token'] },
+  '401': {
+    name: 'Unauthorized',
+    codes: ['unauthenticated', 'invalid_token'],
+    headers: ['WWW-Authenticate'],
+  },
   '403': { name: 'Forbidden', codes: ['forbidden', 'origin_not_allowed'] },
   '404': { name: 'NotFound', codes: ['not_found'] },
-  '409': { name: 'Conflict', codes: ['conflict', 'insufficient_stock', 'invalid_status_transition', 'idempotency_key_in_use'] },
+  '409': {
+    name: 'Conflict',
+    codes: ['conflict', 'insufficient_stock', 'invalid_status_transition', 'idempotency_key_in_use'],
+  },
   '412': { name: 'PreconditionFailed', codes: ['precondition_failed'] },
   '413': { name: 'PayloadTooLarge', codes: ['payload_too_large'] },
   '415': { name: 'UnsupportedMediaType', codes: ['unsupported_media_type'] },
   '422': { name: 'ValidationFailed', codes: ['validation_failed', 'idempotency_key_reused'] },
-  '429': { name: 'TooManyRequests', codes: ['rate_limited'] },
+  '429': { name: 'TooManyRequests', codes: ['rate_limited'], headers: ['Retry-After'] },
   '500': { name: 'InternalError', codes: ['internal_error'] },
 };
+
+export interface ResponseOptions {
+  /** The version is deprecated: every answer carries Deprecation, Sunset and Link. */
+  deprecated?: boolean;
+}
 
 /**
  * Every operation documents the problems it can answer (API.md §7, §12), derived from
  * what it is: authenticated, has a body, a path parameter, If-Match. Handlers declare
- * only their success answers.
+ * only their success answers; this adds the headers every answer carries.
  */
-export function addProblemResponses(doc: Document): void {
+export function addProblemResponses(doc: Document, options: ResponseOptions = {}): void {
+  const common = [...COMMON_HEADERS, ...(options.deprecated ? DEPRECATION_HEADERS : [])];
   doc.components ??= {};
-  doc.components.responses = { ...(doc.components.responses ?? {}), ...problemResponseComponents() } as never;
+  doc.components.responses = {
+    ...(doc.components.responses ?? {}),
+    ...problemResponseComponents(common),
+  } as never;
   for (const { path, method, operation } of operations(doc)) {
     const responses = (operation.responses ??= {}) as Json;
+    dropGuessedSuccess(responses);
     const parameters = (operation.parameters ?? []) as Json[];
-    const statuses = new Set(['429', '500']);
-    if (parameters.some((p) => p.in === 'query') || operation.requestBody) statuses.add('400');
+    // Any operation refuses an unknown query parameter with 400 (API.md §3).
+    const statuses = new Set(['400', '429', '500']);
     if (operation.security) statuses.add('401').add('403');
     if (path.includes('{')) statuses.add('404');
     if (operation.requestBody) statuses.add('413').add('415').add('422');
@@ -44,24 +67,42 @@ export function addProblemResponses(doc: Document): void {
       responses[status] ??= { $ref: `#/components/responses/${RESPONSES[status].name}` };
     }
     for (const [status, response] of Object.entries(responses)) {
-      if (/^2/.test(status) && !('$ref' in (response as Json))) {
-        const r = response as Json;
-        r.headers = { ...RATE_LIMIT_HEADERS, ...((r.headers as Json | undefined) ?? {}) };
-      }
+      const r = response as Json;
+      if ('$ref' in r) continue;
+      const own = [...common];
+      if (/^2/.test(status) && r.content) own.push('ETag');
+      if (status === '201') own.push('Location');
+      r.headers = { ...headerRefs(own), ...((r.headers) ?? {}) };
     }
   }
 }
 
-function problemResponseComponents(): Json {
+/**
+ * The swagger plugin adds a bare `200` (no description, no content) to each handler from
+ * its return type, unless it sees `@HttpCode` on the method itself; handlers that set
+ * their status through a composed decorator (`ApiDeleted`: 204) would document a 200
+ * they never send.
+ */
+function dropGuessedSuccess(responses: Json): void {
+  const successes = Object.keys(responses).filter((status) => /^2/.test(status));
+  if (successes.length < 2) return;
+  for (const status of successes) {
+    const r = responses[status] as Json;
+    if (!r.description && !r.content && !('$ref' in r)) delete responses[status];
+  }
+}
+
+function headerRefs(names: string[]): Json {
+  return Object.fromEntries(names.map((name) => [name, header(name)]));
+}
+
+function problemResponseComponents(common: string[]): Json {
   return Object.fromEntries(
-    Object.entries(RESPONSES).map(([status, { name, codes }]) => [
+    Object.entries(RESPONSES).map(([, { name, codes, headers = [] }]) => [
       name,
       {
         description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
-        headers: {
-          ...(status === '429' || status === '500' ? {} : RATE_LIMIT_HEADERS),
-          ...(status === '429' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
-        },
+        headers: headerRefs([...common, ...headers]),
         content: {
           'application/problem+json': {
             schema: { $ref: '#/components/schemas/Problem' },

@@ -38,8 +38,9 @@ export class CursorCodec {
     }
     try {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-      if (!Array.isArray(payload.k) || (payload.d !== 'a' && payload.d !== 'b'))
+      if (!Array.isArray(payload.k) || (payload.d !== 'a' && payload.d !== 'b')) {
         throw invalidCursor();
+      }
       return payload;
     } catch {
       throw invalidCursor();

@@ -3,6 +3,7 @@ import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+export const MAX_PAGE = 1_000_000;
 
 /** The paging parameters of every /api/v2 collection (API.md §4): cursor style only. */
 export class CursorListQueryDto {
@@ -38,6 +39,6 @@ export class OffsetListQueryDto extends CursorListQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(1_000_000)
+  @Max(MAX_PAGE)
   page?: number;
 }

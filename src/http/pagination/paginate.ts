@@ -168,7 +168,7 @@ function fromCursor(value: string | number | undefined, field: SortableField): u
     (field.kind !== 'number' && typeof value === 'string');
   if (!ok) throw invalidCursor();
   if (field.kind === 'date') {
-    const date = new Date(value as string);
+    const date = new Date(value);
     if (Number.isNaN(date.getTime())) throw invalidCursor();
     return date;
   }

@@ -1,4 +1,4 @@
-import { PartialType } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import {
   IsBoolean,
   IsInt,
@@ -9,24 +9,40 @@ import {
   Min,
   NotEquals,
 } from 'class-validator';
+import { IsOmittable } from '../../common/dto/omittable';
 import { QueryBoolean } from '../../common/dto/query-transforms';
+import { ApiVersionProperty, PG_INTEGER_MAX } from '../../http/openapi.decorators';
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
+import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 
 const MAX_QUANTITY = 1_000_000_000;
+
+// Answers have no validators to document their bounds from: the @ApiProperty options of
+// the answer DTOs below (doc only) state what the write DTOs and the columns allow. Stock
+// columns are PostgreSQL integers, never negative; adjustments add up beyond MAX_QUANTITY.
+const ApiSku = () => ApiProperty({ maxLength: 64, pattern: SKU_PATTERN.source });
+const ApiQuantity = () => ApiProperty({ minimum: 0, maximum: PG_INTEGER_MAX });
 
 /** A stock level (the same in every API version). */
 export class InventoryItemDto {
   /** @example "TSHIRT-RED-M" */
+  @ApiSku()
   sku: string;
+  @ApiProperty({ format: 'uuid' })
   productId: string;
   /** Units physically in stock. */
+  @ApiQuantity()
   quantityOnHand: number;
   /** Units promised to open orders. */
+  @ApiQuantity()
   quantityReserved: number;
   /** On hand minus reserved; never negative. */
+  @ApiQuantity()
   quantityAvailable: number;
   /** `belowReorderLevel=true` lists items whose available quantity is below this. */
+  @ApiProperty({ minimum: 0, maximum: MAX_QUANTITY })
   reorderLevel: number;
+  @ApiVersionProperty()
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -39,7 +55,7 @@ export class InventoryWriteDto {
   @Max(MAX_QUANTITY)
   quantityOnHand: number;
 
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_QUANTITY)
@@ -47,7 +63,9 @@ export class InventoryWriteDto {
 }
 
 /** PATCH body: any subset. */
-export class InventoryPatchDto extends PartialType(InventoryWriteDto) {}
+export class InventoryPatchDto extends PartialType(InventoryWriteDto, {
+  skipNullProperties: false,
+}) {}
 
 /** A relative change of on-hand stock, applied atomically. */
 export class AdjustmentWriteDto {
@@ -69,17 +87,26 @@ export class AdjustmentWriteDto {
 
 /** One applied adjustment and the stock level it produced. */
 export class AdjustmentDto {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+  @ApiSku()
   sku: string;
+  /** Never zero. */
+  @ApiProperty({ minimum: -MAX_QUANTITY, maximum: MAX_QUANTITY })
   delta: number;
+  @ApiProperty({ minLength: 1, maxLength: 500 })
   reason: string;
   /** On hand right after this adjustment. */
+  @ApiQuantity()
   quantityOnHand: number;
   /** Reserved at that moment. */
+  @ApiQuantity()
   quantityReserved: number;
   /** Available right after this adjustment. */
+  @ApiQuantity()
   quantityAvailable: number;
   /** Adjustments never change: always 1. */
+  @ApiProperty({ minimum: 1, maximum: 1 })
   version: number;
   createdAt: Date;
   updatedAt: Date;

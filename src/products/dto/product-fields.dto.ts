@@ -1,4 +1,5 @@
 import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '../../common/dto/omittable';
 
 export const SKU_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -31,7 +32,7 @@ export class ProductFieldsDto {
   category: string;
 
   /** Inactive products stay visible but cannot be ordered. Defaults to true. */
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   active?: boolean;
 }

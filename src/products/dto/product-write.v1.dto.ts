@@ -25,4 +25,6 @@ export class ProductWriteV1Dto extends ProductFieldsDto {
 }
 
 /** PATCH body of /api/v1/products: any subset; `currency` only together with `price`. */
-export class ProductPatchV1Dto extends PartialType(ProductWriteV1Dto) {}
+export class ProductPatchV1Dto extends PartialType(ProductWriteV1Dto, {
+  skipNullProperties: false,
+}) {}

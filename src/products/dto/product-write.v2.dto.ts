@@ -13,4 +13,6 @@ export class ProductWriteV2Dto extends ProductFieldsDto {
 }
 
 /** PATCH body of /api/v2/products: any subset. */
-export class ProductPatchV2Dto extends PartialType(ProductWriteV2Dto) {}
+export class ProductPatchV2Dto extends PartialType(ProductWriteV2Dto, {
+  skipNullProperties: false,
+}) {}

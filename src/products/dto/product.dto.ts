@@ -1,15 +1,24 @@
-import { MoneyDto } from '../../common/dto/money.dto';
+import { ApiProperty } from '@nestjs/swagger';
+import { AMOUNT_PATTERN, CURRENCY_PATTERN, MoneyDto } from '../../common/dto/money.dto';
+import { ApiVersionProperty } from '../../http/openapi.decorators';
+import { SKU_PATTERN } from './product-fields.dto';
+
+// Answers have no validators to document their bounds from: the @ApiProperty options
+// state the formats the write DTOs enforce (doc only).
 
 /** Fields of a product every version shows. */
 class ProductBaseDto {
   /** @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11" */
+  @ApiProperty({ format: 'uuid' })
   id: string;
+  @ApiProperty({ maxLength: 64, pattern: SKU_PATTERN.source })
   sku: string;
   name: string;
   description: string | null;
   category: string;
   active: boolean;
   /** Grows by one with every change; the ETag is this number. */
+  @ApiVersionProperty()
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -18,8 +27,10 @@ class ProductBaseDto {
 /** A product as /api/v1 shows it. */
 export class ProductV1Dto extends ProductBaseDto {
   /** @example "19.99" */
+  @ApiProperty({ maxLength: 20, pattern: AMOUNT_PATTERN.source })
   price: string;
   /** @example "EUR" */
+  @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
   currency: string;
 }
 

@@ -1,0 +1,180 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { AppConfig } from '../config/app-config';
+import { baseUrl } from '../http/base-url';
+import { isErrorCode } from '../http/error-codes';
+import { etagForVersion } from '../http/etag';
+import { FieldError, Problem } from '../http/problem';
+import { toProblem } from '../http/problem-mapping';
+import { problemBody } from '../http/problem-response';
+import { IdempotencyRepository, StoredResponse } from './idempotency.repository';
+import { requestHash } from './request-hash';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const MAX_KEY_LENGTH = 255;
+
+/** Headers of the first answer that a replay repeats. */
+const KEPT_HEADERS = ['Location', 'ETag'] as const;
+/** Attempts to claim a key whose record vanishes between the INSERT and the SELECT. */
+const CLAIM_ATTEMPTS = 3;
+
+interface Scope {
+  principal: string;
+  key: string;
+  claimedAt: Date;
+}
+
+/**
+ * Idempotency-Key for every POST (API.md §6), in one place. The key is scoped to the
+ * caller; the request is identified by method, path and canonical body. The first
+ * request claims the key in PostgreSQL and its answer, 2xx or 4xx, is stored; a retry
+ * with the same body replays it with `Idempotent-Replayed: true`, another body is 422
+ * `idempotency_key_reused`, a retry while the first still runs is 409
+ * `idempotency_key_in_use`. A 5xx releases the key so the retry runs afresh.
+ *
+ * It runs after authentication (the caller is known) and before validation, so a 422
+ * for a bad body is an answer like any other.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
+  constructor(
+    private readonly store: IdempotencyRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const header = request.headers['idempotency-key'];
+    // Public routes have no caller to scope a key to; they do not take one.
+    if (request.method !== 'POST' || header === undefined || !request.user) return next.handle();
+
+    const key = validKey(header);
+    const principal = request.user.subject;
+    const hash = requestHash(request.method, request.url.split('?')[0], request.body);
+    const reply = http.getResponse<FastifyReply>();
+
+    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
+      const claim = await this.store.claim(principal, key, hash);
+      if (claim.mine) return this.firstRun(next, request, reply, { principal, key, ...claim });
+      const record = claim.record;
+      if (!record) continue; // released by a failed first request meanwhile: claim again
+      if (record.requestHash !== hash) {
+        throw new Problem(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request.',
+          [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],
+        );
+      }
+      if (record.status === 'done' && record.response) return replay(reply, record.response);
+      break;
+    }
+    throw new Problem(
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
+    );
+  }
+
+  /** Runs the request that holds the claim and stores its answer, or releases the claim. */
+  private firstRun(
+    next: CallHandler,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope,
+  ): Observable<unknown> {
+    return next.handle().pipe(
+      mergeMap(async (body: unknown) => {
+        await this.settle(scope, () =>
+          this.store.complete(scope.principal, scope.key, scope.claimedAt, success(reply, body)),
+        );
+        return body;
+      }),
+      catchError((error: unknown) =>
+        from(this.settleFailure(request, scope, error)).pipe(
+          mergeMap(() => throwError(() => error)),
+        ),
+      ),
+    );
+  }
+
+  private async settleFailure(request: FastifyRequest, scope: Scope, error: unknown) {
+    const problem = toProblem(error);
+    if (!problem || problem.status >= 500) {
+      await this.settle(scope, () =>
+        this.store.release(scope.principal, scope.key, scope.claimedAt),
+      );
+      return;
+    }
+    const body = problemBody(problem, request, baseUrl(request, this.config.publicUrl));
+    await this.settle(scope, () =>
+      this.store.complete(scope.principal, scope.key, scope.claimedAt, {
+        status: problem.status,
+        body,
+        headers: problem.headers,
+      }),
+    );
+  }
+
+  /**
+   * The answer goes out even when recording it fails; the claim then lapses after its
+   * lease and a retry runs again.
+   */
+  private async settle(scope: Scope, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.error(
+        { err: error, principal: scope.principal },
+        'could not record the outcome of an idempotent request',
+      );
+    }
+  }
+}
+
+function validKey(header: string | string[]): string {
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (key.length < 1 || key.length > MAX_KEY_LENGTH) {
+    const message = `must be 1 to ${MAX_KEY_LENGTH} characters`;
+    throw new Problem('bad_request', `${IDEMPOTENCY_KEY_HEADER} ${message}.`, [
+      { field: IDEMPOTENCY_KEY_HEADER, message },
+    ]);
+  }
+  return key;
+}
+
+/** A 2xx answer as it will be sent: status, JSON body, Location and ETag. */
+function success(reply: FastifyReply, body: unknown): StoredResponse {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  // The ETag interceptor tags the body after this one has seen it.
+  const version = (body as { version?: unknown } | null | undefined)?.version;
+  if (!headers.ETag && typeof version === 'number' && Number.isInteger(version)) {
+    headers.ETag = etagForVersion(version);
+  }
+  return {
+    status: reply.statusCode,
+    body: body === undefined ? null : body,
+    headers,
+  };
+}
+
+/** Answers with the stored first answer; a stored problem goes through the problem filter. */
+function replay(reply: FastifyReply, response: StoredResponse): Observable<unknown> {
+  void reply.header(REPLAYED_HEADER, 'true');
+  if (response.status >= 400) {
+    const body = response.body as { code?: string; detail?: string; errors?: FieldError[] };
+    if (body.code && isErrorCode(body.code)) {
+      throw new Problem(body.code, body.detail, body.errors, response.headers);
+    }
+  }
+  for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
+  void reply.status(response.status);
+  return of(response.body === null ? undefined : response.body);
+}

@@ -1,0 +1,31 @@
+import { canonicalJson, requestHash } from './request-hash';
+
+describe('requestHash', () => {
+  it('is the same for bodies that differ only in member order, at any depth', () => {
+    const a = { lines: [{ sku: 'A', quantity: 1 }], shippingAddress: { city: 'X', name: 'N' } };
+    const b = { shippingAddress: { name: 'N', city: 'X' }, lines: [{ quantity: 1, sku: 'A' }] };
+
+    expect(requestHash('POST', '/api/v1/orders', a)).toBe(requestHash('POST', '/api/v1/orders', b));
+  });
+
+  it.each([
+    ['another value', { a: 1 }, { a: 2 }],
+    ['another array order', { a: [1, 2] }, { a: [2, 1] }],
+    ['a missing member', { a: 1, b: null }, { a: 1 }],
+  ])('differs for %s', (_case, a, b) => {
+    expect(requestHash('POST', '/p', a)).not.toBe(requestHash('POST', '/p', b));
+  });
+
+  it('differs by path and by method', () => {
+    const body = { a: 1 };
+
+    expect(requestHash('POST', '/api/v1/orders', body)).not.toBe(
+      requestHash('POST', '/api/v2/orders', body),
+    );
+    expect(requestHash('POST', '/p', body)).not.toBe(requestHash('PUT', '/p', body));
+  });
+
+  it('treats a missing body as null', () => {
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+});

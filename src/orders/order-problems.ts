@@ -1,0 +1,42 @@
+import { Problem } from '../http/problem';
+import type { ShortLine } from '../inventory/inventory.repository';
+import { nextStatuses, type OrderStatus } from './order-status';
+
+/** 409: some lines cannot be reserved; nothing was. `errors` names each short line. */
+export class InsufficientStockProblem extends Problem {
+  constructor(short: (ShortLine & { index: number })[]) {
+    super(
+      'insufficient_stock',
+      `Not enough stock for ${short.length === 1 ? 'one line' : `${short.length} lines`}; nothing was reserved.`,
+      short.map((line) => ({
+        field: `lines[${line.index}].quantity`,
+        message: `${line.quantity} of ${line.sku} requested, ${line.available} available`,
+      })),
+    );
+  }
+}
+
+/** 409: the status machine does not allow this move; nothing was changed. */
+export class InvalidStatusTransitionProblem extends Problem {
+  constructor(from: OrderStatus, to: OrderStatus) {
+    const next = nextStatuses(from);
+    super(
+      'invalid_status_transition',
+      `An order cannot move from ${from} to ${to}; ` +
+        (next.length > 0
+          ? `from ${from} it can move to ${next.join(' or ')}.`
+          : `${from} is final.`),
+      [{ field: 'status', message: `cannot move from ${from} to ${to}` }],
+    );
+  }
+}
+
+/** 403 for customers on everything but creating and reading their own orders. */
+export class CustomerCannotChangeOrdersProblem extends Problem {
+  constructor() {
+    super(
+      'forbidden',
+      'A customer can place orders and read its own, but not change them; ask the shop to.',
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InventoryModule } from '../inventory/inventory.module';
+import { OrderLineEntity } from './order-line.entity';
+import { OrderStatusHistoryEntity } from './order-status-history.entity';
+import { OrderStatusController } from './order-status.controller';
+import { OrderEntity } from './order.entity';
+import { OrdersRepository } from './orders.repository';
+import { OrdersService } from './orders.service';
+import { OrdersV1Controller } from './orders.v1.controller';
+import { OrdersV2Controller } from './orders.v2.controller';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([OrderEntity, OrderLineEntity, OrderStatusHistoryEntity]),
+    InventoryModule,
+  ],
+  controllers: [OrdersV1Controller, OrdersV2Controller, OrderStatusController],
+  providers: [OrdersService, OrdersRepository],
+  exports: [OrdersService],
+})
+export class OrdersModule {}

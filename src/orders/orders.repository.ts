@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { updateWithLock } from '../database/update-with-lock';
+import type { CollectionSpec } from '../http/pagination/collection-spec';
+import { CursorCodec } from '../http/pagination/cursor-codec';
+import { Page } from '../http/pagination/page';
+import { paginate, PageRequest } from '../http/pagination/paginate';
+import { ProductEntity } from '../products/product.entity';
+import { OrderLineEntity } from './order-line.entity';
+import { OrderStatusHistoryEntity } from './order-status-history.entity';
+import type { OrderStatus } from './order-status';
+import { OrderEntity } from './order.entity';
+
+export interface OrderFilters {
+  status?: OrderStatus;
+  customerId?: string;
+  /** RFC 3339, inclusive */
+  createdFrom?: string;
+  /** RFC 3339, exclusive */
+  createdTo?: string;
+}
+
+export interface StatusChange {
+  orderId: string;
+  orderVersion: number;
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  actor: string;
+}
+
+const ID = { column: 'o.id', property: 'id', kind: 'string' } as const;
+
+export const ORDERS: CollectionSpec = {
+  name: 'orders',
+  key: ID,
+  defaultSort: '-createdAt',
+  sortable: {
+    id: ID,
+    createdAt: { column: 'o.created_at', property: 'createdAt', kind: 'date' },
+    updatedAt: { column: 'o.updated_at', property: 'updatedAt', kind: 'date' },
+    total: { column: 'o.total', property: 'total', kind: 'decimal' },
+    status: { column: 'o.status', property: 'status', kind: 'string' },
+  },
+};
+
+/**
+ * All SQL about orders, their lines and status history. Reads take the caller: a
+ * customer's queries are scoped to its own orders, so another's are simply not found.
+ */
+@Injectable()
+export class OrdersRepository {
+  constructor(
+    @InjectRepository(OrderEntity) private readonly orders: Repository<OrderEntity>,
+    @InjectRepository(OrderStatusHistoryEntity)
+    private readonly history: Repository<OrderStatusHistoryEntity>,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** One order with its lines, in one statement; null when it does not exist for `principal`. */
+  findVisibleTo(principal: Principal, id: string): Promise<OrderEntity | null> {
+    return this.visibleTo(principal, this.orders.createQueryBuilder('o'))
+      .leftJoinAndSelect('o.lines', 'l')
+      .andWhere('o.id = :id', { id })
+      .orderBy('l.line_no')
+      .getOne();
+  }
+
+  async list(
+    principal: Principal,
+    filters: OrderFilters,
+    page: PageRequest,
+  ): Promise<Page<OrderEntity>> {
+    const qb = this.visibleTo(principal, this.orders.createQueryBuilder('o'));
+    if (filters.status !== undefined) qb.andWhere('o.status = :status', filters);
+    if (filters.customerId !== undefined) qb.andWhere('o.customer_id = :customerId', filters);
+    if (filters.createdFrom !== undefined) qb.andWhere('o.created_at >= :createdFrom', filters);
+    if (filters.createdTo !== undefined) qb.andWhere('o.created_at < :createdTo', filters);
+    const result = await paginate(qb, ORDERS, page, this.cursors);
+    await this.attachLines(this.orders.manager, result.items);
+    return result;
+  }
+
+  /** Status history of an order, oldest first. */
+  historyOf(orderId: string): Promise<OrderStatusHistoryEntity[]> {
+    return this.history.find({ where: { orderId }, order: { orderVersion: 'ASC' } });
+  }
+
+  /**
+   * The live catalog entries an order's lines name, for the snapshot taken at creation.
+   * Read here rather than through the products module so it happens inside the order's
+   * transaction; archived products are not returned.
+   */
+  findOrderableProducts(manager: EntityManager, skus: string[]): Promise<ProductEntity[]> {
+    return manager
+      .createQueryBuilder(ProductEntity, 'p')
+      .where('p.sku IN (:...skus)', { skus })
+      .andWhere('p.archived_at IS NULL')
+      .getMany();
+  }
+
+  /** Inserts an order, its lines and the first history entry (null → its status). */
+  async insert(
+    manager: EntityManager,
+    order: Omit<OrderEntity, 'total' | 'version' | 'createdAt' | 'updatedAt' | 'lines'>,
+    lines: Omit<OrderLineEntity, 'order'>[],
+    actor: string,
+  ): Promise<OrderEntity> {
+    await manager.insert(OrderEntity, order);
+    await manager.insert(OrderLineEntity, lines);
+    await this.appendHistory(manager, {
+      orderId: order.id,
+      orderVersion: 1,
+      fromStatus: null,
+      toStatus: order.status,
+      actor,
+    });
+    return this.findById(manager, order.id);
+  }
+
+  /**
+   * Locks the order, checks If-Match, applies `change` (which sees the order with its
+   * lines and may move stock in the same transaction), writes it and bumps the version.
+   * Null when there is no such order. Callers that have a customer check ownership first.
+   */
+  async update(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+    change: (current: OrderEntity) => Partial<OrderEntity> | Promise<Partial<OrderEntity>>,
+  ): Promise<OrderEntity | null> {
+    const updated = await updateWithLock(manager, OrderEntity, 'o', {
+      keyColumn: 'o.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+      change: async (current) => {
+        await this.attachLines(manager, [current]);
+        return change(current);
+      },
+    });
+    if (!updated) return null;
+    await this.attachLines(manager, [updated]);
+    return updated;
+  }
+
+  async appendHistory(manager: EntityManager, entry: StatusChange): Promise<void> {
+    await manager.insert(OrderStatusHistoryEntity, entry);
+  }
+
+  private async findById(manager: EntityManager, id: string): Promise<OrderEntity> {
+    const order = await manager.findOneByOrFail(OrderEntity, { id });
+    await this.attachLines(manager, [order]);
+    return order;
+  }
+
+  /** Loads the lines of `orders` with one query (a page of orders, or one). */
+  private async attachLines(manager: EntityManager, orders: OrderEntity[]): Promise<void> {
+    if (orders.length === 0) return;
+    const lines = await manager.find(OrderLineEntity, {
+      where: { orderId: In(orders.map((o) => o.id)) },
+      order: { orderId: 'ASC', lineNo: 'ASC' },
+    });
+    for (const order of orders) order.lines = lines.filter((l) => l.orderId === order.id);
+  }
+
+  /** Staff see every order; a customer only its own (none without a customerId). */
+  private visibleTo(
+    principal: Principal,
+    qb: SelectQueryBuilder<OrderEntity>,
+  ): SelectQueryBuilder<OrderEntity> {
+    if (principal.role !== 'customer') return qb;
+    if (principal.customerId === undefined) return qb.andWhere('false');
+    return qb.andWhere('o.customer_id = :ownCustomerId', { ownCustomerId: principal.customerId });
+  }
+}

@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import type { Principal } from '../auth/principal';
+import { inTransaction } from '../database/transaction';
+import {
+  ConflictProblem,
+  FieldError,
+  NotFoundProblem,
+  Problem,
+  ValidationProblem,
+} from '../http/problem';
+import { Page } from '../http/pagination/page';
+import type { PageRequest } from '../http/pagination/paginate';
+import { InventoryRepository, StockLine } from '../inventory/inventory.repository';
+import type { ProductEntity } from '../products/product.entity';
+import type { OrderInput, OrderPatch } from './order-input';
+import type { OrderLineEntity } from './order-line.entity';
+import {
+  CustomerCannotChangeOrdersProblem,
+  InsufficientStockProblem,
+  InvalidStatusTransitionProblem,
+} from './order-problems';
+import type { OrderStatusHistoryEntity } from './order-status-history.entity';
+import { stockEffectOf, type OrderStatus } from './order-status';
+import type { OrderEntity } from './order.entity';
+import { OrderFilters, OrdersRepository } from './orders.repository';
+
+/** The largest amount a bigint column holds, in minor units. */
+const MAX_MINOR = 2n ** 63n - 1n;
+
+export interface OrderWithHistory {
+  order: OrderEntity;
+  history: OrderStatusHistoryEntity[];
+}
+
+/**
+ * Order use cases. Creation snapshots the catalog and reserves stock in one transaction;
+ * status changes move stock under the order's row lock. Customers place orders and read
+ * their own; everything else is for staff.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly inventory: InventoryRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  list(principal: Principal, filters: OrderFilters, page: PageRequest): Promise<Page<OrderEntity>> {
+    return this.orders.list(principal, filters, page);
+  }
+
+  async get(principal: Principal, id: string): Promise<OrderEntity> {
+    return (await this.orders.findVisibleTo(principal, id)) ?? notFound(id);
+  }
+
+  async statusOf(principal: Principal, id: string): Promise<OrderWithHistory> {
+    const order = await this.get(principal, id);
+    return { order, history: await this.orders.historyOf(id) };
+  }
+
+  create(principal: Principal, input: OrderInput): Promise<OrderEntity> {
+    const customerId = customerFor(principal, input.customerId);
+    rejectRepeatedSkus(input.lines);
+    return inTransaction(this.dataSource, async (manager) => {
+      const products = await this.orders.findOrderableProducts(
+        manager,
+        input.lines.map((l) => l.sku),
+      );
+      const id = uuidv7();
+      const priced = priceLines(id, input.lines, products);
+      const short = await this.inventory.reserve(manager, input.lines);
+      if (short.length > 0) {
+        const index = new Map(input.lines.map((l, i) => [l.sku, i]));
+        throw new InsufficientStockProblem(
+          short
+            .map((line) => ({ ...line, index: index.get(line.sku) as number }))
+            .sort((a, b) => a.index - b.index),
+        );
+      }
+      return this.orders.insert(
+        manager,
+        {
+          id,
+          customerId,
+          status: 'pending',
+          currency: priced.currency,
+          totalMinor: priced.totalMinor,
+          totalScale: priced.scale,
+          shippingAddress: input.shippingAddress,
+          notes: input.notes,
+        },
+        priced.lines,
+        principal.subject,
+      );
+    });
+  }
+
+  /** PATCH: notes and shipping address, only while the order is pending. */
+  async update(
+    principal: Principal,
+    id: string,
+    patch: OrderPatch,
+    expectedVersions?: number[],
+  ): Promise<OrderEntity> {
+    assertStaff(principal);
+    const updated = await inTransaction(this.dataSource, (manager) =>
+      this.orders.update(manager, id, expectedVersions, (current) => {
+        if (current.status !== 'pending') {
+          throw new ConflictProblem(
+            `The order is ${current.status}; notes and shippingAddress can change only while it is pending.`,
+          );
+        }
+        return {
+          ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
+          ...(patch.shippingAddress !== undefined
+            ? { shippingAddress: patch.shippingAddress }
+            : {}),
+        };
+      }),
+    );
+    return updated ?? notFound(id);
+  }
+
+  async changeStatus(
+    principal: Principal,
+    id: string,
+    to: OrderStatus,
+    expectedVersions?: number[],
+  ): Promise<OrderWithHistory> {
+    assertStaff(principal);
+    const order = await inTransaction(this.dataSource, (manager) =>
+      this.moveStatus(manager, id, to, principal.subject, expectedVersions),
+    );
+    return { order, history: await this.orders.historyOf(id) };
+  }
+
+  /**
+   * Moves an order to `to` inside the caller's transaction (shipments reuse it): the
+   * row is locked, the transition checked against the one table, stock moved, history
+   * appended and the version bumped, or nothing happens at all.
+   */
+  async moveStatus(
+    manager: EntityManager,
+    id: string,
+    to: OrderStatus,
+    actor: string,
+    expectedVersions?: number[],
+  ): Promise<OrderEntity> {
+    const moved = await this.orders.update(manager, id, expectedVersions, async (current) => {
+      const effect = stockEffectOf(current.status, to);
+      if (effect === undefined) throw new InvalidStatusTransitionProblem(current.status, to);
+      const stock: StockLine[] = current.lines.map((l) => ({ sku: l.sku, quantity: l.quantity }));
+      if (effect === 'release') await this.inventory.release(manager, stock);
+      if (effect === 'ship') await this.inventory.ship(manager, stock, `order ${id} shipped`);
+      await this.orders.appendHistory(manager, {
+        orderId: id,
+        orderVersion: current.version + 1,
+        fromStatus: current.status,
+        toStatus: to,
+        actor,
+      });
+      return { status: to };
+    });
+    return moved ?? notFound(id);
+  }
+}
+
+/** The customer an order is for: a customer's own; staff must name one. */
+function customerFor(principal: Principal, requested: string | undefined): string {
+  if (principal.role === 'customer') {
+    if (principal.customerId === undefined) {
+      throw new Problem('forbidden', 'This customer credential names no customer.');
+    }
+    if (requested !== undefined && requested !== principal.customerId) {
+      throw new Problem(
+        'forbidden',
+        'A customer can place orders only for itself: omit customerId or send your own.',
+      );
+    }
+    return principal.customerId;
+  }
+  if (requested === undefined) {
+    throw new ValidationProblem([
+      { field: 'customerId', message: 'is required when staff place an order' },
+    ]);
+  }
+  return requested;
+}
+
+function assertStaff(principal: Principal): void {
+  if (principal.role === 'customer') throw new CustomerCannotChangeOrdersProblem();
+}
+
+function rejectRepeatedSkus(lines: OrderInput['lines']): void {
+  const first = new Map<string, number>();
+  const errors: FieldError[] = [];
+  lines.forEach((line, i) => {
+    const seen = first.get(line.sku);
+    if (seen === undefined) first.set(line.sku, i);
+    else {
+      errors.push({
+        field: `lines[${i}].sku`,
+        message: `repeats lines[${seen}].sku; order each SKU once with its total quantity`,
+      });
+    }
+  });
+  if (errors.length > 0) throw new ValidationProblem(errors);
+}
+
+interface PricedLines {
+  currency: string;
+  scale: number;
+  totalMinor: string;
+  lines: Omit<OrderLineEntity, 'order'>[];
+}
+
+/**
+ * The snapshot: each line priced and named from its live product. Unknown, archived or
+ * inactive products and a second currency are one 422 naming every such line.
+ */
+function priceLines(
+  orderId: string,
+  lines: OrderInput['lines'],
+  products: ProductEntity[],
+): PricedLines {
+  const bySku = new Map(products.map((p) => [p.sku, p]));
+  const errors: FieldError[] = [];
+  let currency: string | undefined;
+  let scale = 0;
+  let total = 0n;
+  const priced = lines.map((line, i) => {
+    const field = `lines[${i}].sku`;
+    const product = bySku.get(line.sku);
+    if (!product) {
+      errors.push({ field, message: `no product has sku ${line.sku}` });
+      return undefined;
+    }
+    if (!product.active) {
+      errors.push({ field, message: `product ${line.sku} is not active and cannot be ordered` });
+      return undefined;
+    }
+    if (currency === undefined) {
+      currency = product.currency;
+      scale = product.priceScale;
+    } else if (product.currency !== currency) {
+      errors.push({
+        field,
+        message: `is priced in ${product.currency}; an order has one currency and its first line is in ${currency}`,
+      });
+      return undefined;
+    }
+    const lineTotal = BigInt(product.priceMinor) * BigInt(line.quantity);
+    total += lineTotal;
+    return {
+      orderId,
+      lineNo: i + 1,
+      sku: line.sku,
+      productId: product.id,
+      name: product.name,
+      quantity: line.quantity,
+      unitPriceMinor: product.priceMinor,
+      lineTotalMinor: lineTotal.toString(),
+    };
+  });
+  if (errors.length > 0) throw new ValidationProblem(errors);
+  if (total > MAX_MINOR) {
+    throw new ValidationProblem([
+      { field: 'lines', message: 'the order total is larger than this service can hold' },
+    ]);
+  }
+  return {
+    currency: currency as string,
+    scale,
+    totalMinor: total.toString(),
+    lines: priced as Omit<OrderLineEntity, 'order'>[],
+  };
+}
+
+function notFound(id: string): never {
+  throw new NotFoundProblem('order', id);
+}

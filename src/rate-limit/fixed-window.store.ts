@@ -1,0 +1,128 @@
+import { Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { Redis } from 'ioredis';
+
+/**
+ * What one counted request leaves in a window: the hits so far (this one included) and the
+ * milliseconds until the window resets.
+ */
+export interface WindowCount {
+  hits: number;
+  resetInMs: number;
+}
+
+/**
+ * Fixed windows (API.md §8): a key's window opens with its first request and lasts `ttl` ms;
+ * every request in it adds one, and the count starts again at zero when it ends. Not the
+ * throttler's own in-memory storage, which expires each hit separately (a sliding window).
+ *
+ * Implements the throttler's ThrottlerStorage so the guard can use it as its storage.
+ */
+export abstract class FixedWindowStore implements ThrottlerStorage {
+  abstract hit(key: string, ttlMs: number): Promise<WindowCount>;
+
+  async increment(key: string, ttl: number, limit: number) {
+    const { hits, resetInMs } = await this.hit(key, ttl);
+    const timeToExpire = Math.max(1, Math.ceil(resetInMs / 1000));
+    const isBlocked = hits > limit;
+    return {
+      totalHits: hits,
+      timeToExpire,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? timeToExpire : 0,
+    };
+  }
+}
+
+/** Counters of this process only: used without REDIS_URL, and while Redis is unreachable. */
+export class MemoryFixedWindowStore extends FixedWindowStore {
+  private readonly windows = new Map<string, { hits: number; resetAt: number }>();
+  private nextSweepAt = 0;
+
+  hit(key: string, ttlMs: number): Promise<WindowCount> {
+    const now = Date.now();
+    this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { hits: 0, resetAt: now + ttlMs };
+      this.windows.set(key, window);
+    }
+    window.hits += 1;
+    return Promise.resolve({ hits: window.hits, resetInMs: window.resetAt - now });
+  }
+
+  /** Drops ended windows at most once a minute, so idle callers do not pile up. */
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + 60_000;
+    for (const [key, window] of this.windows) {
+      if (window.resetAt <= now) this.windows.delete(key);
+    }
+  }
+}
+
+/**
+ * INCR and, for the first hit of a window, PEXPIRE, in one atomic step; returns the count
+ * and the window's remaining milliseconds. A key left without a TTL gets one, so a window
+ * can never last forever.
+ */
+const HIT_SCRIPT = `
+local hits = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {hits, ttl}
+`;
+
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, ttlMs: number): Promise<[number, number]>;
+};
+
+/**
+ * Counters in Redis, shared by every instance (API.md §8). When Redis cannot answer, the
+ * request is counted in this instance's memory instead and served: a Redis outage weakens
+ * the limit to one budget per instance, it never turns into errors. Counting returns to
+ * Redis as soon as it answers again.
+ */
+export class RedisFixedWindowStore extends FixedWindowStore {
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis: RedisWithHit;
+  private readonly fallback = new MemoryFixedWindowStore();
+  private degraded = false;
+
+  constructor(
+    redis: Redis,
+    private readonly keyPrefix = 'rate-limit:',
+  ) {
+    super();
+    redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis = redis as RedisWithHit;
+  }
+
+  async hit(key: string, ttlMs: number): Promise<WindowCount> {
+    // Not connected: no point waiting for a command that cannot be sent.
+    if (this.redis.status !== 'ready') return this.fallBack(key, ttlMs, 'not connected');
+    try {
+      const [hits, resetInMs] = await this.redis.rateLimitHit(this.keyPrefix + key, ttlMs);
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.log('Rate limits are counted in Redis again');
+      }
+      return { hits: Number(hits), resetInMs: Number(resetInMs) };
+    } catch (error) {
+      return this.fallBack(key, ttlMs, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private fallBack(key: string, ttlMs: number, reason: string): Promise<WindowCount> {
+    if (!this.degraded) {
+      this.degraded = true;
+      this.logger.warn(
+        `Redis is unavailable (${reason}): rate limits are counted per instance until it is back`,
+      );
+    }
+    return this.fallback.hit(key, ttlMs);
+  }
+}

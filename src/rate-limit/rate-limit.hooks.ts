@@ -1,0 +1,55 @@
+import { Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { baseUrl } from '../http/base-url';
+import type { Problem } from '../http/problem';
+import { toProblem } from '../http/problem-mapping';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problem-response';
+import { isRateLimitedPath, writeRateLimitHeaders } from './rate-limit-state';
+import { RateLimiter } from './rate-limiter';
+
+const logger = new Logger('RateLimit');
+
+/**
+ * Every /api answer carries the rate-limit headers, errors included (API.md §8). The guard
+ * counts each request that reaches a handler; this hook counts the ones refused before it
+ * (401, 403, an unknown route, a body the parser refused, a foreign Origin, a CORS
+ * preflight), by principal when authentication got that far and by client IP otherwise,
+ * and writes the headers on the way out, where every answer passes.
+ */
+export function registerRateLimitHooks(
+  fastify: FastifyInstance,
+  limiter: RateLimiter,
+  config: AppConfig,
+): void {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (!isRateLimitedPath(request.url) || request.rateLimit === null) return payload;
+    let state = request.rateLimit;
+    try {
+      if (process.env.DEBUG_RL && !state) console.log('RLHOOK', reply.statusCode, String(payload).slice(0, 300));
+      state ??= await limiter.count(request);
+    } catch (error) {
+      // Counting must never cost the caller its answer.
+      logger.error({ err: error, requestId: request.id }, 'Could not count a request');
+      return payload;
+    }
+    let body = payload;
+    if (state.exceeded && reply.statusCode !== 429) {
+      // No handler ran for this request (the guard counts every one that does), so
+      // nothing happened that answering 429 instead would hide.
+      body = answerRateLimited(request, reply, config);
+    }
+    writeRateLimitHeaders(reply, state);
+    return body;
+  });
+}
+
+function answerRateLimited(request: FastifyRequest, reply: FastifyReply, config: AppConfig) {
+  const problem = toProblem(new ThrottlerException()) as Problem;
+  for (const header of ['allow', 'www-authenticate', 'content-length']) {
+    void reply.removeHeader(header);
+  }
+  void reply.code(problem.status).header('Content-Type', PROBLEM_CONTENT_TYPE);
+  return JSON.stringify(problemBody(problem, request, baseUrl(request, config.publicUrl)));
+}

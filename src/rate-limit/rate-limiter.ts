@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage, normalizeIp, ThrottlerStorage } from '@nestjs/throttler';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import type { RateLimitState } from './rate-limit-state';
+
+/**
+ * Counts requests against their caller's budget: one budget per API key or token subject
+ * (the authenticated principal), or per client IP (an IPv6 /64) when there is none, shared
+ * by every route. Both the guard and the response hook count through here, so a request
+ * costs the same wherever it was counted.
+ */
+@Injectable()
+export class RateLimiter {
+  readonly limit: number;
+  readonly windowSeconds: number;
+
+  constructor(
+    config: AppConfig,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+  ) {
+    this.limit = config.rateLimit.limit;
+    this.windowSeconds = config.rateLimit.windowSeconds;
+  }
+
+  static trackerFor(request: FastifyRequest): string {
+    return request.user ? `principal:${request.user.subject}` : `ip:${normalizeIp(request.ip)}`;
+  }
+
+  /** Counts `request` (once) and records the outcome on it for the response headers. */
+  async count(
+    request: FastifyRequest,
+    limit = this.limit,
+    windowMs = this.windowSeconds * 1000,
+    name = 'default',
+  ): Promise<RateLimitState> {
+    if (request.rateLimit) return request.rateLimit;
+    const key = `${name}:${RateLimiter.trackerFor(request)}`;
+    if (process.env.DEBUG_RL) console.log('RLDEBUG', request.method, request.url, key, new Error().stack?.split('\n').slice(2, 5).join(' / '));
+    const record = await this.storage.increment(key, windowMs, limit, windowMs, name);
+    const state: RateLimitState = {
+      limit,
+      windowSeconds: Math.round(windowMs / 1000),
+      remaining: Math.max(0, limit - record.totalHits),
+      resetSeconds: record.timeToExpire,
+      exceeded: record.isBlocked,
+    };
+    request.rateLimit = state;
+    return state;
+  }
+}

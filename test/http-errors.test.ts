@@ -1,0 +1,425 @@
+import { ERROR_CODES } from '../src/http/error-codes';
+import { createProduct, productBody } from './support/factories';
+import { expectProblem, fieldsOf, PROBLEM_CONTENT_TYPE } from './support/problem';
+import { ApiResponse, startTestApp, TestApp } from './support/test-app';
+
+/** API.md §1 (transport) and §7 (errors): every failure path answers a problem. */
+
+let api: TestApp;
+
+beforeAll(async () => {
+  api = await startTestApp();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const UUID_NOBODY_HAS = '01890000-0000-7000-8000-000000000000';
+
+/** Every product the collection holds, with its version: what a rejected write must not change. */
+async function catalogSnapshot() {
+  const response = await api.get('/api/v1/products?limit=100&sort=id');
+  expect(response.status).toBe(200);
+  return {
+    total: response.body.pagination.total as number,
+    items: (response.body.data as { id: string; version: number }[]).map((p) => ({
+      id: p.id,
+      version: p.version,
+    })),
+  };
+}
+
+/** Runs a write that must be refused and asserts the collection is the same afterwards. */
+async function refusedWrite(write: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  const before = await catalogSnapshot();
+  const response = await write();
+  expect(await catalogSnapshot()).toEqual(before);
+  return response;
+}
+
+function expectNoStackTrace(response: ApiResponse) {
+  expect(response.text).not.toMatch(/\n\s+at\s/);
+  expect(response.text).not.toMatch(/node_modules|\.ts:\d+|\.js:\d+/);
+  if (typeof response.body === 'object' && response.body !== null) {
+    expect(response.body).not.toHaveProperty('stack');
+  }
+}
+
+describe('unknown routes and methods', () => {
+  it('answers a GET on a path no route serves with a complete 404 not_found problem', async () => {
+    const response = await api.get('/api/v1/no-such-collection?limit=5');
+
+    const problem = expectProblem(response, 404, 'not_found');
+    expect(problem.instance).toBe('/api/v1/no-such-collection');
+    expect(problem.title).toBe(ERROR_CODES.not_found.title);
+    expect(new URL(problem.type).pathname).toBe('/docs/errors/not_found');
+    expect(problem.requestId).toMatch(REQUEST_ID);
+    expect(problem).not.toHaveProperty('errors');
+  });
+
+  it('answers 404 for a path outside /api as well', async () => {
+    const response = await api.get('/nothing/here', { auth: false });
+
+    expectProblem(response, 404, 'not_found');
+    expect(response.body.instance).toBe('/nothing/here');
+  });
+
+  it.each([['GET'], ['DELETE'], ['POST']])(
+    'answers %s on a collection path with a trailing slash with 404, not 405',
+    async (method) => {
+      const response = await api.request(method, '/api/v1/products/');
+
+      expectProblem(response, 404, 'not_found');
+      expect(response.headers.has('allow')).toBe(false);
+    },
+  );
+
+  it('answers 404 for an empty path segment where an id belongs', async () => {
+    const response = await api.get('/api/v1/inventory//adjustments');
+
+    expectProblem(response, 404, 'not_found');
+    expect(response.headers.has('allow')).toBe(false);
+  });
+
+  it('answers an unsupported method on a collection with 405 and an Allow header of its methods', async () => {
+    const response = await api.request('DELETE', '/api/v1/products');
+
+    const problem = expectProblem(response, 405, 'method_not_allowed');
+    expect(problem.instance).toBe('/api/v1/products');
+    const allowed = (response.headers.get('allow') ?? '').split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'POST']));
+    expect(allowed).not.toContain('DELETE');
+    expect(allowed).not.toContain('PUT');
+  });
+
+  it('answers an unsupported method on a member path with 405 listing GET, PUT, PATCH and DELETE', async () => {
+    const response = await api.post(`/api/v1/products/${UUID_NOBODY_HAS}`, productBody());
+
+    expectProblem(response, 405, 'method_not_allowed');
+    const allowed = (response.headers.get('allow') ?? '').split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'PUT', 'PATCH', 'DELETE']));
+    expect(allowed).not.toContain('POST');
+  });
+
+  it('answers an unsupported method on a public path with 405 before asking for credentials', async () => {
+    const response = await api.request('DELETE', '/health/live', { auth: false });
+
+    expectProblem(response, 405, 'method_not_allowed');
+    expect((response.headers.get('allow') ?? '').split(/\s*,\s*/)).toContain('GET');
+  });
+});
+
+describe('request bodies', () => {
+  it.each([
+    ['text/plain', 'sku=X'],
+    ['application/x-www-form-urlencoded', 'sku=X&name=Y'],
+    ['application/xml', '<product/>'],
+  ])('refuses a POST sent as %s with 415 unsupported_media_type', async (type, rawBody) => {
+    const response = await refusedWrite(() =>
+      api.request('POST', '/api/v1/products', { rawBody, headers: { 'Content-Type': type } }),
+    );
+
+    expectProblem(response, 415, 'unsupported_media_type');
+  });
+
+  it('accepts application/json with a charset parameter', async () => {
+    const body = productBody();
+
+    const response = await api.request('POST', '/api/v1/products', {
+      rawBody: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
+
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ sku: body.sku });
+  });
+
+  it('refuses a body over 1 MiB with 413 payload_too_large', async () => {
+    const body = productBody({ description: 'x'.repeat(1024 * 1024 + 16) });
+
+    const response = await refusedWrite(() => api.post('/api/v1/products', body));
+
+    expectProblem(response, 413, 'payload_too_large');
+  });
+
+  it('refuses malformed JSON with 400 invalid_json', async () => {
+    const response = await refusedWrite(() =>
+      api.request('POST', '/api/v1/products', {
+        rawBody: '{"sku": "A", "name": ',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+
+    expectProblem(response, 400, 'invalid_json');
+  });
+
+  it('refuses an empty JSON body with 400 invalid_json', async () => {
+    const response = await refusedWrite(() =>
+      api.request('POST', '/api/v1/products', {
+        rawBody: '',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+
+    expectProblem(response, 400, 'invalid_json');
+  });
+
+  it.each([['[]'], ['[{"sku":"A"}]'], ['42'], ['"a product"'], ['true'], ['null']])(
+    'refuses the JSON value %s as a body with 422 validation_failed',
+    async (rawBody) => {
+      const response = await refusedWrite(() =>
+        api.request('POST', '/api/v1/products', {
+          rawBody,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
+
+      const problem = expectProblem(response, 422, 'validation_failed');
+      expect(problem.errors?.length).toBeGreaterThan(0);
+    },
+  );
+
+  it('refuses an unknown body field with 422 validation_failed naming it in errors', async () => {
+    const response = await refusedWrite(() =>
+      api.post('/api/v1/products', productBody({ colour: 'red' })),
+    );
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([{ field: 'colour', message: expect.any(String) }]);
+    expect(problem.errors?.[0].message.length).toBeGreaterThan(0);
+  });
+
+  it('lists every invalid field of a body, each with a message', async () => {
+    const response = await refusedWrite(() =>
+      api.post('/api/v1/products', { sku: 'has space', name: '', category: 'c' }),
+    );
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(fieldsOf(problem)).toEqual(expect.arrayContaining(['sku', 'name', 'price', 'currency']));
+    for (const error of problem.errors ?? []) expect(error.message).toMatch(/\S/);
+  });
+
+  it('refuses a PATCH with an unknown field and leaves the product as it was', async () => {
+    const product = await createProduct(api);
+
+    const response = await refusedWrite(() =>
+      api.request('PATCH', `/api/v1/products/${product.id}`, { body: { colour: 'red' } }),
+    );
+
+    expectProblem(response, 422, 'validation_failed');
+    const after = await api.get(`/api/v1/products/${product.id}`);
+    expect(after.body).toEqual(product);
+  });
+});
+
+describe('query strings', () => {
+  it('refuses an unknown query parameter with 400 bad_request naming it', async () => {
+    const response = await api.get('/api/v1/products?colour=red');
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(fieldsOf(problem)).toEqual(['colour']);
+  });
+
+  it.each([['0'], ['101'], ['abc'], ['1.5'], ['-1'], ['']])(
+    'refuses limit=%s with 400 bad_request naming limit',
+    async (limit) => {
+      const response = await api.get(`/api/v1/products?limit=${limit}`);
+
+      const problem = expectProblem(response, 400, 'bad_request');
+      expect(fieldsOf(problem)).toContain('limit');
+    },
+  );
+
+  it.each([['1'], ['100']])('accepts limit=%s, the ends of the range', async (limit) => {
+    const response = await api.get(`/api/v1/products?limit=${limit}`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.limit).toBe(Number(limit));
+  });
+});
+
+describe('security headers and leaks', () => {
+  const answers: [string, () => Promise<ApiResponse>][] = [
+    ['a 200 collection', () => api.get('/api/v1/products')],
+    ['a 201 creation', () => api.post('/api/v1/products', productBody())],
+    ['a 200 public page', () => api.get('/health/live', { auth: false })],
+    ['a 404', () => api.get('/api/v1/nope')],
+    ['a 405', () => api.request('DELETE', '/api/v1/products')],
+    ['a 400', () => api.get('/api/v1/products?limit=0')],
+    ['a 401', () => api.get('/api/v1/products', { auth: false })],
+    [
+      'a 415',
+      () =>
+        api.request('POST', '/api/v1/products', {
+          rawBody: 'x',
+          headers: { 'Content-Type': 'text/plain' },
+        }),
+    ],
+    [
+      'a 400 invalid_json',
+      () =>
+        api.request('POST', '/api/v1/products', {
+          rawBody: '{',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    ],
+    ['a 422', () => api.post('/api/v1/products', [1, 2])],
+  ];
+
+  it.each(answers)('%s carries nosniff and no X-Powered-By', async (_name, send) => {
+    const response = await send();
+
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.has('x-powered-by')).toBe(false);
+    expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it.each(answers)('%s has no stack trace in its body', async (_name, send) => {
+    const response = await send();
+
+    expectNoStackTrace(response);
+  });
+
+  it.each(answers.filter(([name]) => !/^a 20/.test(name)))(
+    '%s is application/problem+json',
+    async (_name, send) => {
+      const response = await send();
+
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+    },
+  );
+
+  it('answers successes as application/json with charset utf-8', async () => {
+    const response = await api.get('/api/v1/products');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json;\s*charset=utf-8$/i);
+  });
+});
+
+describe('X-Request-Id', () => {
+  it.each([['abc-123._:XYZ'], ['a'], ['x'.repeat(128)]])(
+    'echoes the well-formed id %s on the header and in the problem body',
+    async (id) => {
+      const response = await api.get('/api/v1/nope', { headers: { 'X-Request-Id': id } });
+
+      expect(response.headers.get('x-request-id')).toBe(id);
+      expect(expectProblem(response, 404, 'not_found').requestId).toBe(id);
+    },
+  );
+
+  it('echoes a well-formed id on a success too', async () => {
+    const response = await api.get('/api/v1/products', {
+      headers: { 'X-Request-Id': 'client-42' },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('client-42');
+  });
+
+  it.each([
+    ['one containing a space', 'abc def'],
+    ['one of 200 characters', 'y'.repeat(200)],
+    ['one of 129 characters', 'z'.repeat(129)],
+    ['one containing a slash', 'a/b'],
+    ['one containing a quote', 'a"b'],
+  ])('replaces %s with a generated id', async (_name, id) => {
+    const response = await api.get('/api/v1/nope', { headers: { 'X-Request-Id': id } });
+
+    const generated = response.headers.get('x-request-id');
+    expect(generated).not.toBe(id);
+    expect(generated).toMatch(REQUEST_ID);
+    expect(expectProblem(response, 404, 'not_found').requestId).toBe(generated);
+  });
+
+  it('generates a different id for each request that sends none', async () => {
+    const first = await api.get('/health/live', { auth: false });
+    const second = await api.get('/health/live', { auth: false });
+
+    expect(first.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect(second.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+  });
+});
+
+describe('error documentation', () => {
+  it.each(Object.keys(ERROR_CODES))(
+    'serves a 200 HTML page at /docs/errors/%s without credentials',
+    async (code) => {
+      const response = await api.get(`/docs/errors/${code}`, { auth: false });
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.text).toContain(code);
+      expect(response.text).toContain(String(ERROR_CODES[code as keyof typeof ERROR_CODES].status));
+    },
+  );
+
+  it('serves the page a problem type links to, at that exact URL', async () => {
+    const problem = expectProblem(await api.get('/api/v1/nope'), 404, 'not_found');
+
+    const page = await fetch(problem.type);
+
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('not_found');
+  });
+
+  it('answers an unknown error code page with a 404 not_found problem', async () => {
+    const response = await api.get('/docs/errors/no_such_code', { auth: false });
+
+    const problem = expectProblem(response, 404, 'not_found');
+    expect(problem.instance).toBe('/docs/errors/no_such_code');
+  });
+});
+
+describe('authentication failures', () => {
+  const expectChallenges = (response: ApiResponse) => {
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/(^|,\s*)Bearer(\s|,|$)/);
+    expect(challenge).toMatch(/(^|,\s*)ApiKey(\s|,|$)/);
+  };
+
+  it('answers a request without credentials with 401 unauthenticated and both challenges', async () => {
+    const response = await api.get('/api/v1/products', { auth: false });
+
+    expectProblem(response, 401, 'unauthenticated');
+    expectChallenges(response);
+  });
+
+  it('answers an unknown API key with 401 invalid_token and both challenges', async () => {
+    const response = await api.get('/api/v1/products', {
+      auth: false,
+      headers: { 'X-API-Key': 'coa_not-a-key-anyone-was-given' },
+    });
+
+    expectProblem(response, 401, 'invalid_token');
+    expectChallenges(response);
+  });
+
+  it('refuses a write without credentials and changes nothing', async () => {
+    const response = await refusedWrite(() =>
+      api.post('/api/v1/products', productBody(), { auth: false }),
+    );
+
+    expectProblem(response, 401, 'unauthenticated');
+  });
+
+  it.each([
+    ['/health/live', /json/],
+    ['/health/ready', /json/],
+    ['/docs/v1/openapi.json', /json/],
+    ['/docs/v2/openapi.json', /json/],
+    ['/docs/errors/not_found', /html/],
+    ['/docs/changelog', /html/],
+  ])('serves the public route %s without credentials', async (path, type) => {
+    const response = await api.get(path, { auth: false });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(type);
+    expect(response.headers.has('www-authenticate')).toBe(false);
+  });
+});

@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { productBody } from './support/factories';
+import {
+  createApiKey,
+  customerIdFor,
+  ORDER_TEST_ENV,
+  orderBody,
+  stockedProduct,
+  stockOf,
+} from './support/order-factories';
+import { expectProblem, fieldsOf } from './support/problem';
+import { ApiResponse, RequestOptions, startTestApp, TestApp } from './support/test-app';
+
+/** API.md §6: Idempotency-Key on every POST. */
+
+let api: TestApp;
+
+beforeAll(async () => {
+  api = await startTestApp(ORDER_TEST_ENV);
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const withKey = (key: string, options: RequestOptions = {}): RequestOptions => ({
+  ...options,
+  headers: { ...options.headers, 'Idempotency-Key': key },
+});
+
+async function ordersOf(customerId: string): Promise<{ id: string }[]> {
+  const response = await api.get(`/api/v1/orders?customerId=${customerId}&limit=100`);
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+const sql = <T = any>(query: string, parameters: unknown[] = []): Promise<T> =>
+  api.app.get(DataSource).query(query, parameters);
+
+describe('POST /api/v1/orders with an Idempotency-Key', () => {
+  it('replays the first answer for the same key and body: same status, body and Location', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 2 }]);
+    const key = randomUUID();
+
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.text).toBe(first.text);
+    expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    expect(retry.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(2);
+  });
+
+  it('treats a body with its members in another order as the same request', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const { shippingAddress, lines, customerId } = body;
+    const key = randomUUID();
+
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    const retry = await api.post(
+      '/api/v1/orders',
+      { shippingAddress, customerId, lines },
+      withKey(key),
+    );
+
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another body, and creates nothing', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    await api.post('/api/v1/orders', body, withKey(key));
+
+    const other = await api.post(
+      '/api/v1/orders',
+      { ...body, lines: [{ sku: product.sku, quantity: 2 }] },
+      withKey(key),
+    );
+
+    expectProblem(other, 422, 'idempotency_key_reused');
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key on another path', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    await api.post('/api/v1/orders', body, withKey(key));
+
+    const v2 = await api.post('/api/v2/orders', body, withKey(key));
+
+    expectProblem(v2, 422, 'idempotency_key_reused');
+  });
+
+  it('20 parallel POSTs with one key create exactly one order; the others replay it or are 409 in use', async () => {
+    const product = await stockedProduct(api, 100);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/api/v1/orders', body, withKey(key))),
+    );
+
+    const created = responses.filter((r) => r.status === 201);
+    const inUse = responses.filter((r) => r.status === 409);
+    expect(created.length + inUse.length).toBe(20);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const response of inUse) expectProblem(response, 409, 'idempotency_key_in_use');
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    expect(created.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
+    // once the first has finished, a retry gets its answer
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+    expect(retry.status).toBe(201);
+    expect(retry.body.id).toBe(created[0].body.id);
+  });
+
+  it('scopes keys to the caller: the same key from another caller is a new request', async () => {
+    const product = await stockedProduct(api, 10);
+    const operations = await createApiKey(api, 'operations');
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+
+    const mine = await api.post('/api/v1/orders', body, withKey(key));
+    const theirs = await api.post('/api/v1/orders', body, withKey(key, operations.as));
+
+    expect(mine.status).toBe(201);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(await ordersOf(body.customerId)).toHaveLength(2);
+  });
+
+  it('scopes keys per customer too: two customers may use the same key', async () => {
+    const product = await stockedProduct(api, 10);
+    const alice = await createApiKey(api, 'customer', customerIdFor('alice'));
+    const bob = await createApiKey(api, 'customer', customerIdFor('bob'));
+    const { customerId: _staffOnly, ...body } = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = 'checkout-1';
+
+    const a = await api.post('/api/v1/orders', body, withKey(key, alice.as));
+    const b = await api.post('/api/v1/orders', body, withKey(key, bob.as));
+    const aAgain = await api.post('/api/v1/orders', body, withKey(key, alice.as));
+
+    expect([a.status, b.status, aAgain.status]).toEqual([201, 201, 201]);
+    expect(b.body.id).not.toBe(a.body.id);
+    expect(aAgain.body).toEqual(a.body);
+    expect(aAgain.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('stores and replays a 4xx answer: 409 insufficient_stock stays the answer for that key', async () => {
+    const product = await stockedProduct(api, 1);
+    const body = orderBody([{ sku: product.sku, quantity: 2 }]);
+    const key = randomUUID();
+
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    await api.request('PUT', `/api/v1/inventory/${product.sku}`, { body: { quantityOnHand: 10 } });
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+    const freshKey = await api.post('/api/v1/orders', body, withKey(randomUUID()));
+
+    const problem = expectProblem(first, 409, 'insufficient_stock');
+    const replayed = expectProblem(retry, 409, 'insufficient_stock');
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const { requestId: _a, ...firstBody } = problem;
+    const { requestId: _b, ...replayedBody } = replayed;
+    expect(replayedBody).toEqual(firstBody);
+    expect(freshKey.status).toBe(201);
+  });
+
+  it('stores and replays a 422 for an invalid body', async () => {
+    const body = orderBody([{ sku: 'NO-SUCH-SKU', quantity: 0 }]);
+    const key = randomUUID();
+
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+
+    expect(fieldsOf(expectProblem(first, 422, 'validation_failed'))).toEqual(['lines[0].quantity']);
+    expect(fieldsOf(expectProblem(retry, 422, 'validation_failed'))).toEqual(['lines[0].quantity']);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('releases the key when the first request fails with a 5xx, so a retry runs afresh', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    // Make the order's insert fail for this one customer: the server answers 500.
+    await sql(
+      `ALTER TABLE orders ADD CONSTRAINT test_fail_once CHECK (customer_id <> '${body.customerId}')`,
+    );
+    let failed: ApiResponse;
+    try {
+      failed = await api.post('/api/v1/orders', body, withKey(key));
+    } finally {
+      await sql(`ALTER TABLE orders DROP CONSTRAINT test_fail_once`);
+    }
+
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+
+    expectProblem(failed, 500, 'internal_error');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
+  });
+
+  it('ignores an expired record: after 24 h the key may carry a new request', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    await sql(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
+
+    const again = await api.post(
+      '/api/v1/orders',
+      { ...body, notes: 'a new request' },
+      withKey(key),
+    );
+
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps the record for 24 hours', async () => {
+    const product = await stockedProduct(api, 10);
+    const key = randomUUID();
+
+    await api.post('/api/v1/orders', orderBody([{ sku: product.sku, quantity: 1 }]), withKey(key));
+
+    const [record] = await sql<{ ttl_hours: number; status: string; response_status: number }[]>(
+      `SELECT extract(epoch FROM expires_at - claimed_at) / 3600 AS ttl_hours, status, response_status
+         FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
+    expect(Number(record.ttl_hours)).toBeCloseTo(24, 2);
+    expect(record).toMatchObject({ status: 'done', response_status: 201 });
+  });
+
+  it.each([
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['empty', ''],
+  ])('answers 400 for a key %s, and creates nothing', async (_case, key) => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+
+    const response = await api.post('/api/v1/orders', body, withKey(key));
+
+    expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toEqual(['Idempotency-Key']);
+    expect(await ordersOf(body.customerId)).toHaveLength(0);
+  });
+
+  it('accepts a key of exactly 255 characters', async () => {
+    const product = await stockedProduct(api, 10);
+
+    const response = await api.post(
+      '/api/v1/orders',
+      orderBody([{ sku: product.sku, quantity: 1 }]),
+      withKey('k'.repeat(255)),
+    );
+
+    expect(response.status).toBe(201);
+  });
+
+  it('without a key, each POST is a new request', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+
+    await api.post('/api/v1/orders', body);
+    await api.post('/api/v1/orders', body);
+
+    expect(await ordersOf(body.customerId)).toHaveLength(2);
+  });
+});
+
+describe('Idempotency-Key on other POSTs', () => {
+  it('works on POST /api/v1/products: the retry replays instead of a 409 sku conflict', async () => {
+    const body = productBody();
+    const key = randomUUID();
+
+    const first = await api.post('/api/v1/products', body, withKey(key));
+    const retry = await api.post('/api/v1/products', body, withKey(key));
+    const withoutKey = await api.post('/api/v1/products', body);
+
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    expectProblem(withoutKey, 409, 'conflict');
+  });
+
+  it('works on POST /api/v2/products and on inventory adjustments', async () => {
+    const { price: _p, currency: _c, ...fields } = productBody();
+    const v2Body = { ...fields, price: { amount: '3.00', currency: 'EUR' } };
+    const productKey = randomUUID();
+    const created = await api.post('/api/v2/products', v2Body, withKey(productKey));
+    const replayed = await api.post('/api/v2/products', v2Body, withKey(productKey));
+    const sku = created.body.sku as string;
+    const adjustmentKey = randomUUID();
+    const adjustment = { delta: 5, reason: 'delivery' };
+
+    const adjusted = await api.post(
+      `/api/v1/inventory/${sku}/adjustments`,
+      adjustment,
+      withKey(adjustmentKey),
+    );
+    const again = await api.post(
+      `/api/v1/inventory/${sku}/adjustments`,
+      adjustment,
+      withKey(adjustmentKey),
+    );
+
+    expect(replayed.body).toEqual(created.body);
+    expect(adjusted.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(adjusted.body);
+    expect((await stockOf(api, sku)).quantityOnHand).toBe(5);
+  });
+
+  it('is ignored on other methods', async () => {
+    const product = await stockedProduct(api, 1);
+    const key = randomUUID();
+
+    const first = await api.request('PATCH', `/api/v1/products/${product.id}`, {
+      body: { name: 'One' },
+      ...withKey(key),
+    });
+    const second = await api.request('PATCH', `/api/v1/products/${product.id}`, {
+      body: { name: 'Two' },
+      ...withKey(key),
+    });
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.name).toBe('Two');
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+  });
+});

@@ -1,0 +1,379 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { hashApiKey } from '../src/auth/api-keys/api-key-hash';
+import { ApiKeysRepository } from '../src/auth/api-keys/api-keys.repository';
+import type { Role } from '../src/auth/permissions';
+import { REDIS } from '../src/redis/redis-client';
+import { productBody } from './support/factories';
+import { expectProblem } from './support/problem';
+import { ApiResponse, startTestApp, TestApp } from './support/test-app';
+
+/**
+ * API.md §8: a budget of RATE_LIMIT_PER_HOUR requests per RATE_LIMIT_WINDOW_S per API key
+ * (or client IP without credentials), in fixed windows, counted in Redis when REDIS_URL is
+ * set and in memory otherwise; headers on every /api answer; 429 rate_limited past it.
+ *
+ * Every budget here is fresh: API keys are new rows (unique ids) and unauthenticated
+ * callers come from a random IPv6 /64 (X-Forwarded-For; the app trusts its proxy), so
+ * test files and parallel runs on the one Redis never share a counter.
+ */
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const UUID_NOBODY_HAS = '01890000-0000-7000-8000-000000000000';
+
+/** A client address nobody else uses: its own IPv6 /64 in the documentation range. */
+const freshIp = () =>
+  `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+
+/** A new API key of `role` in `api`'s database: a budget of its own. */
+async function newKey(api: TestApp, role: Role = 'admin'): Promise<{ key: string; id: string }> {
+  const key = `rate-limit-test-${randomBytes(12).toString('hex')}`;
+  await api.app.get(ApiKeysRepository).ensure(key, 'rate limit test', role);
+  const rows: { id: string }[] = await api.app
+    .get(DataSource)
+    .query('SELECT id FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
+  return { key, id: rows[0].id };
+}
+
+/** The same key row (same id) in `api`'s database, as instances on one database see it. */
+async function shareKey(api: TestApp, { key, id }: { key: string; id: string }): Promise<void> {
+  await api.app.get(ApiKeysRepository).ensure(key, 'rate limit test', 'admin');
+  await api.app
+    .get(DataSource)
+    .query('UPDATE api_keys SET id = $1 WHERE key_hash = $2', [id, hashApiKey(key)]);
+}
+
+const asKey = (key: string) => ({ auth: false, headers: { 'X-API-Key': key } });
+const anonymous = (ip: string) => ({ auth: false, headers: { 'X-Forwarded-For': ip } });
+
+interface Budget {
+  limit: number;
+  window: number;
+  remaining: number;
+  reset: number;
+}
+
+/** Reads both header conventions and checks they agree. */
+function budgetOf(response: ApiResponse): Budget {
+  const policy = /^"default";q=(\d+);w=(\d+)$/.exec(response.headers.get('ratelimit-policy') ?? '');
+  const current = /^"default";r=(\d+);t=(\d+)$/.exec(response.headers.get('ratelimit') ?? '');
+  expect({ policy: policy?.[0], current: current?.[0] }).toEqual({
+    policy: expect.any(String),
+    current: expect.any(String),
+  });
+  const budget = {
+    limit: Number(policy![1]),
+    window: Number(policy![2]),
+    remaining: Number(current![1]),
+    reset: Number(current![2]),
+  };
+  expect({
+    limit: response.headers.get('x-ratelimit-limit'),
+    remaining: response.headers.get('x-ratelimit-remaining'),
+    reset: response.headers.get('x-ratelimit-reset'),
+  }).toEqual({
+    limit: String(budget.limit),
+    remaining: String(budget.remaining),
+    reset: String(budget.reset),
+  });
+  return budget;
+}
+
+function expectRateLimited(response: ApiResponse): Budget {
+  expectProblem(response, 429, 'rate_limited');
+  const budget = budgetOf(response);
+  expect(budget.remaining).toBe(0);
+  expect(response.headers.get('retry-after')).toBe(String(budget.reset));
+  expect(budget.reset).toBeGreaterThan(0);
+  return budget;
+}
+
+describe('rate limits counted in Redis', () => {
+  let api: TestApp;
+  let other: TestApp;
+
+  beforeAll(async () => {
+    const env = { RATE_LIMIT_PER_HOUR: '5', RATE_LIMIT_WINDOW_S: '3600', REDIS_URL };
+    [api, other] = await Promise.all([startTestApp(env), startTestApp(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.close(), other?.close()]);
+  });
+
+  it('sends the policy and what remains on a 200, counting down one per request', async () => {
+    const { key } = await newKey(api);
+
+    const first = await api.get('/api/v1/products', asKey(key));
+    const second = await api.get('/api/v2/products', asKey(key));
+
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const budget = budgetOf(first);
+    expect(budget).toEqual({ limit: 5, window: 3600, remaining: 4, reset: expect.any(Number) });
+    expect(budget.reset).toBeGreaterThan(3590);
+    expect(budget.reset).toBeLessThanOrEqual(3600);
+    expect(budgetOf(second).remaining).toBe(3);
+    expect(second.headers.has('retry-after')).toBe(false);
+  });
+
+  it("counts a key's error answers too, and sends the headers on them", async () => {
+    const { key } = await newKey(api);
+    const analyst = await newKey(api, 'analyst');
+
+    const notFound = await api.get(`/api/v1/products/${UUID_NOBODY_HAS}`, asKey(key));
+    const invalid = await api.post('/api/v1/products', { ...productBody(), price: 1 }, asKey(key));
+    const forbidden = await api.post('/api/v1/products', productBody(), asKey(analyst.key));
+
+    expectProblem(notFound, 404, 'not_found');
+    expect(budgetOf(notFound).remaining).toBe(4);
+    expectProblem(invalid, 422, 'validation_failed');
+    expect(budgetOf(invalid).remaining).toBe(3);
+    // refused by the permission check, yet counted on the key that was authenticated
+    expectProblem(forbidden, 403, 'forbidden');
+    expect(budgetOf(forbidden).remaining).toBe(4);
+  });
+
+  it('sends the headers on 401 and unknown-route answers, counted per client IP', async () => {
+    const ip = freshIp();
+
+    const unauthenticated = await api.get('/api/v1/products', anonymous(ip));
+    const invalidKey = await api.get('/api/v1/products', {
+      headers: { 'X-API-Key': 'not-a-key-of-ours-0000', 'X-Forwarded-For': ip },
+      auth: false,
+    });
+    const unknownRoute = await api.get('/api/v1/no-such-collection', anonymous(ip));
+
+    expectProblem(unauthenticated, 401, 'unauthenticated');
+    expect(budgetOf(unauthenticated).remaining).toBe(4);
+    expectProblem(invalidKey, 401, 'invalid_token');
+    expect(budgetOf(invalidKey).remaining).toBe(3);
+    expectProblem(unknownRoute, 404, 'not_found');
+    expect(budgetOf(unknownRoute).remaining).toBe(2);
+  });
+
+  it('runs out at exactly the limit: the next request is 429 rate_limited with Retry-After', async () => {
+    const { key } = await newKey(api);
+
+    const allowed: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const response = await api.get('/api/v1/products', asKey(key));
+      expect(response.status).toBe(200);
+      allowed.push(budgetOf(response).remaining);
+    }
+    const refused = await api.get('/api/v1/products', asKey(key));
+    const refusedWrite = await api.post('/api/v1/products', productBody(), asKey(key));
+
+    expect(allowed).toEqual([4, 3, 2, 1, 0]);
+    const budget = expectRateLimited(refused);
+    expect(budget.reset).toBeLessThanOrEqual(3600);
+    expectRateLimited(refusedWrite);
+    const list = await api.get(`/api/v1/products?limit=100`);
+    expect(list.body.data.map((p: { sku: string }) => p.sku)).not.toContain(
+      (refusedWrite.body as { sku?: string }).sku,
+    );
+  });
+
+  it('answers 429 instead of 401 once a client IP without credentials is past its budget', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 5; i += 1) {
+      expect((await api.get('/api/v1/products', anonymous(ip))).status).toBe(401);
+    }
+
+    const refused = await api.get('/api/v1/products', anonymous(ip));
+    const anotherIp = await api.get('/api/v1/products', anonymous(freshIp()));
+
+    expectRateLimited(refused);
+    expect(refused.headers.has('www-authenticate')).toBe(false);
+    expectProblem(anotherIp, 401, 'unauthenticated');
+    expect(budgetOf(anotherIp).remaining).toBe(4);
+  });
+
+  it('gives separate API keys separate budgets', async () => {
+    const first = await newKey(api);
+    const second = await newKey(api);
+    for (let i = 0; i < 5; i += 1) await api.get('/api/v1/products', asKey(first.key));
+
+    const refused = await api.get('/api/v1/products', asKey(first.key));
+    const served = await api.get('/api/v1/products', asKey(second.key));
+
+    expectRateLimited(refused);
+    expect(served.status).toBe(200);
+    expect(budgetOf(served).remaining).toBe(4);
+  });
+
+  it('shares one budget between two instances on one Redis', async () => {
+    const shared = await newKey(api);
+    await shareKey(other, shared);
+
+    const statuses: number[] = [];
+    const remaining: number[] = [];
+    for (const instance of [api, other, api, other, other]) {
+      const response = await instance.get('/api/v1/products', asKey(shared.key));
+      statuses.push(response.status);
+      remaining.push(budgetOf(response).remaining);
+    }
+    const refusedHere = await api.get('/api/v1/products', asKey(shared.key));
+    const refusedThere = await other.get('/api/v1/products', asKey(shared.key));
+
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    expectRateLimited(refusedHere);
+    expectRateLimited(refusedThere);
+  });
+
+  it('shares the budget of a client IP between instances too', async () => {
+    const ip = freshIp();
+    for (const instance of [api, other, api, other, api]) {
+      await instance.get('/api/v1/products', anonymous(ip));
+    }
+
+    expectRateLimited(await other.get('/api/v1/products', anonymous(ip)));
+  });
+
+  it.each([['/health/live'], ['/docs/v2/openapi.json'], ['/docs/errors/rate_limited']])(
+    'neither counts nor labels %s, which is outside /api',
+    async (path) => {
+      const ip = freshIp();
+
+      const responses = await Promise.all(
+        Array.from({ length: 7 }, () => api.get(path, anonymous(ip))),
+      );
+
+      expect(responses.map((r) => r.status)).toEqual(Array(7).fill(200));
+      expect(responses[0].headers.has('ratelimit')).toBe(false);
+      expect(responses[0].headers.has('x-ratelimit-limit')).toBe(false);
+      expect(budgetOf(await api.get('/api/v1/products', anonymous(ip))).remaining).toBe(4);
+    },
+  );
+});
+
+describe('rate limits without REDIS_URL', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({ RATE_LIMIT_PER_HOUR: '3', RATE_LIMIT_WINDOW_S: '2' });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('counts in memory: the same headers, 429 past the budget', async () => {
+    const { key } = await newKey(api);
+
+    const remaining: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      remaining.push(budgetOf(await api.get('/api/v1/products', asKey(key))).remaining);
+    }
+    const refused = await api.get('/api/v1/products', asKey(key));
+
+    expect(remaining).toEqual([2, 1, 0]);
+    const budget = expectRateLimited(refused);
+    expect(budget).toEqual({ limit: 3, window: 2, remaining: 0, reset: expect.any(Number) });
+    expect(budget.reset).toBeLessThanOrEqual(2);
+  });
+
+  it('starts a fresh window once the fixed window has ended', async () => {
+    const { key } = await newKey(api);
+    for (let i = 0; i < 3; i += 1) await api.get('/api/v1/products', asKey(key));
+    const refused = await api.get('/api/v1/products', asKey(key));
+    expectRateLimited(refused);
+
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const afterReset = await api.get('/api/v1/products', asKey(key));
+
+    expect(afterReset.status).toBe(200);
+    expect(budgetOf(afterReset).remaining).toBe(2);
+  });
+});
+
+/** A TCP relay to the real Redis that the test can cut, as a Redis outage would. */
+async function startRedisRelay(): Promise<{ url: string; cut(): Promise<void> }> {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${port}${target.pathname}`,
+    cut: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('rate limits while Redis is unreachable', () => {
+  it('serves from the start with per-instance memory counters when REDIS_URL points nowhere', async () => {
+    const api = await startTestApp({
+      RATE_LIMIT_PER_HOUR: '2',
+      REDIS_URL: `redis://127.0.0.1:${await closedPort()}/0`,
+    });
+    try {
+      const { key } = await newKey(api);
+
+      const served = [
+        await api.get('/api/v1/products', asKey(key)),
+        await api.get('/api/v1/products', asKey(key)),
+      ];
+      const refused = await api.get('/api/v1/products', asKey(key));
+      const health = await api.get('/health/live', { auth: false });
+
+      expect(served.map((r) => r.status)).toEqual([200, 200]);
+      expect(served.map((r) => budgetOf(r).remaining)).toEqual([1, 0]);
+      expectRateLimited(refused);
+      expect(health.status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('keeps serving, counting in memory, when Redis goes away while running', async () => {
+    const relay = await startRedisRelay();
+    const api = await startTestApp({ RATE_LIMIT_PER_HOUR: '3', REDIS_URL: relay.url });
+    try {
+      const { key } = await newKey(api);
+      const redis = api.app.get<Redis>(REDIS);
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      const first = await api.get('/api/v1/products', asKey(key));
+
+      await relay.cut();
+      const during = [];
+      for (let i = 0; i < 4; i += 1) during.push(await api.get('/api/v1/products', asKey(key)));
+
+      expect(first.status).toBe(200);
+      expect(budgetOf(first).remaining).toBe(2);
+      // memory counters start from zero: three more are served, then 429
+      expect(during.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+      expect(during.slice(0, 3).map((r) => budgetOf(r).remaining)).toEqual([2, 1, 0]);
+      expectRateLimited(during[3]);
+    } finally {
+      await api.close();
+      await relay.cut();
+    }
+  });
+});
