@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseTarget } from './database/data-source-options';
 import { DocsModule } from './docs/docs.module';
+import { OutboxModule } from './events/outbox.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
 import type { RouteTable } from './http/route-table';
@@ -37,6 +38,7 @@ export class AppModule {
         RateLimitModule,
         // after HttpModule: its interceptor runs inside the HTTP layer's, once the caller is known
         IdempotencyModule,
+        OutboxModule,
         HealthModule,
         DocsModule,
         ProductsModule,

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { inTransaction } from '../database/transaction';
+import { Outbox } from '../events/outbox';
 import {
   ConflictProblem,
   FieldError,
@@ -26,6 +27,7 @@ import type { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { stockEffectOf, type OrderStatus } from './order-status';
 import type { OrderEntity } from './order.entity';
 import { OrderFilters, OrdersRepository } from './orders.repository';
+import { toOrderV1 } from './orders.v1.mapper';
 
 /** The largest amount a bigint column holds, in minor units. */
 const MAX_MINOR = 2n ** 63n - 1n;
@@ -45,6 +47,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly inventory: InventoryRepository,
+    private readonly outbox: Outbox,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -80,7 +83,7 @@ export class OrdersService {
             .sort((a, b) => a.index - b.index),
         );
       }
-      return this.orders.insert(
+      const order = await this.orders.insert(
         manager,
         {
           id,
@@ -95,6 +98,8 @@ export class OrdersService {
         priced.lines,
         principal.subject,
       );
+      await this.outbox.record(manager, 'order.created', toOrderV1(order));
+      return order;
     });
   }
 
@@ -164,7 +169,9 @@ export class OrdersService {
       });
       return { status: to };
     });
-    return moved ?? notFound(id);
+    if (!moved) notFound(id);
+    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved));
+    return moved;
   }
 }
 
