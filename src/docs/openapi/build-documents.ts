@@ -8,6 +8,7 @@ import { normalizeSchemas, ServerLimits } from './normalize-schemas';
 import type { Document } from './openapi-shape';
 import { operations } from './openapi-shape';
 import { declareTags, describePermissions, permissionsByOperationId } from './operation-details';
+import { documentIdempotency } from './idempotency';
 import { addProblemResponses } from './problem-responses';
 import { selectVersion } from './select-version';
 import { documentValidationConstraints } from './validation-constraints';
@@ -79,6 +80,7 @@ function finish(full: Document, version: ApiVersion, context: Context): Document
     ...(deprecated ? DEPRECATION_HEADERS : {}),
   } as never;
   addProblemResponses(doc, { deprecated });
+  documentIdempotency(doc);
   normalizeSchemas(doc, context.limits);
   declareTags(doc);
   describePermissions(doc, context.permissions);

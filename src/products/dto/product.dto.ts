@@ -7,7 +7,7 @@ import { SKU_PATTERN } from './product-fields.dto';
 // state the formats the write DTOs enforce (doc only).
 
 /** Fields of a product every version shows. */
-class ProductBaseDto {
+export class ProductBaseDto {
   /** @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11" */
   @ApiProperty({ format: 'uuid' })
   id: string;
