@@ -2,6 +2,12 @@ import { CatalogAndApiKeys1763769600000 } from './1763769600000-CatalogAndApiKey
 import { Orders1763856000000 } from './1763856000000-Orders';
 import { IdempotencyKeys1763856000001 } from './1763856000001-IdempotencyKeys';
 import { Events1763856000002 } from './1763856000002-Events';
+import { Invoices1763856000010 } from './1763856000010-Invoices';
+import { Shipments1763856000011 } from './1763856000011-Shipments';
+import { Webhooks1763856000020 } from './1763856000020-Webhooks';
+import { ApiKeyUsage1763856000030 } from './1763856000030-ApiKeyUsage';
+import { Users1763856000031 } from './1763856000031-Users';
+import { OAuthServer1763856000040 } from './1763856000040-OAuthServer';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -9,4 +15,10 @@ export const MIGRATIONS = [
   Orders1763856000000,
   IdempotencyKeys1763856000001,
   Events1763856000002,
+  Invoices1763856000010,
+  Shipments1763856000011,
+  Webhooks1763856000020,
+  ApiKeyUsage1763856000030,
+  Users1763856000031,
+  OAuthServer1763856000040,
 ];

@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
+import { DOCS_CLIENT_ID, docsRedirectUri } from './auth/oauth/oauth-client-metadata';
+import { OAuthServer } from './auth/oauth/oauth-server';
 import { AppConfig } from './config/app-config';
 import type { DatabaseTarget } from './database/data-source-options';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
@@ -68,6 +70,8 @@ export async function createApp(
     },
   );
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
+  // The built-in authorization server on /oauth, after the CORS and security-header hooks.
+  app.get(OAuthServer).attach(fastify);
   registerRateLimitHooks(fastify, app.get(RateLimiter), config);
 
   await loadGeneratedPluginMetadata();
@@ -83,6 +87,9 @@ export async function createApp(
         { url: '/docs/v1/openapi.json', name: 'v1 (deprecated when API_V1_SUNSET is set)' },
       ],
       persistAuthorization: true,
+      // "Authorize" signs in at the built-in server as its docs client, with PKCE
+      initOAuth: { clientId: DOCS_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true },
+      ...(config.publicUrl ? { oauth2RedirectUrl: docsRedirectUri(config.publicUrl) } : {}),
     },
   });
   await app.init();

@@ -52,3 +52,35 @@ describe('health', () => {
     expect((response.headers.get('allow') ?? '').split(/\s*,\s*/)).toContain('GET');
   });
 });
+
+describe('readiness with Redis configured', () => {
+  it('reports Redis up when it answers', async () => {
+    const withRedis = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:6379/0' });
+    try {
+      const response = await withRedis.get('/health/ready', { auth: false });
+
+      expect(response.status).toBe(200);
+      expect(response.body.info).toMatchObject({
+        database: { status: 'up' },
+        redis: { status: 'up' },
+      });
+    } finally {
+      await withRedis.close();
+    }
+  });
+
+  it('stays ready but reports Redis degraded when it is unreachable, since rate limits fall back to memory', async () => {
+    const withoutRedis = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1/0' });
+    try {
+      const response = await withoutRedis.get('/health/ready', { auth: false });
+
+      expect(response.status).toBe(200);
+      expect(response.body.details).toMatchObject({
+        database: { status: 'up' },
+        redis: { status: 'degraded' },
+      });
+    } finally {
+      await withoutRedis.close();
+    }
+  });
+});

@@ -28,22 +28,23 @@ const UUID_NOBODY_HAS = '01890000-0000-7000-8000-000000000000';
 const freshIp = () =>
   `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
 
-/** A new API key of `role` in `api`'s database: a budget of its own. */
-async function newKey(api: TestApp, role: Role = 'admin'): Promise<{ key: string; id: string }> {
+/**
+ * A new API key of `role`: a budget of its own. The row (same id) goes into the database of
+ * every app given, as instances on one database see it. It must be in all the apps alive:
+ * passport keeps strategies in a process-wide registry, so the API-key strategy of the
+ * app started last authenticates for every app in this process.
+ */
+async function newKey(apps: TestApp[], role: Role = 'admin'): Promise<{ key: string; id: string }> {
   const key = `rate-limit-test-${randomBytes(12).toString('hex')}`;
-  await api.app.get(ApiKeysRepository).ensure(key, 'rate limit test', role);
-  const rows: { id: string }[] = await api.app
-    .get(DataSource)
-    .query('SELECT id FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
-  return { key, id: rows[0].id };
-}
-
-/** The same key row (same id) in `api`'s database, as instances on one database see it. */
-async function shareKey(api: TestApp, { key, id }: { key: string; id: string }): Promise<void> {
-  await api.app.get(ApiKeysRepository).ensure(key, 'rate limit test', 'admin');
-  await api.app
-    .get(DataSource)
-    .query('UPDATE api_keys SET id = $1 WHERE key_hash = $2', [id, hashApiKey(key)]);
+  const hash = hashApiKey(key);
+  let id: string | undefined;
+  for (const api of apps) {
+    await api.app.get(ApiKeysRepository).ensure(key, 'rate limit test', role);
+    const database = api.app.get(DataSource);
+    if (id) await database.query('UPDATE api_keys SET id = $1 WHERE key_hash = $2', [id, hash]);
+    else [{ id }] = await database.query('SELECT id FROM api_keys WHERE key_hash = $1', [hash]);
+  }
+  return { key, id: id as string };
 }
 
 const asKey = (key: string) => ({ auth: false, headers: { 'X-API-Key': key } });
@@ -104,8 +105,10 @@ describe('rate limits counted in Redis', () => {
     await Promise.all([api?.close(), other?.close()]);
   });
 
+  const newKeyHere = (role?: Role) => newKey([api, other], role);
+
   it('sends the policy and what remains on a 200, counting down one per request', async () => {
-    const { key } = await newKey(api);
+    const { key } = await newKeyHere();
 
     const first = await api.get('/api/v1/products', asKey(key));
     const second = await api.get('/api/v2/products', asKey(key));
@@ -120,8 +123,8 @@ describe('rate limits counted in Redis', () => {
   });
 
   it("counts a key's error answers too, and sends the headers on them", async () => {
-    const { key } = await newKey(api);
-    const analyst = await newKey(api, 'analyst');
+    const { key } = await newKeyHere();
+    const analyst = await newKeyHere('analyst');
 
     const notFound = await api.get(`/api/v1/products/${UUID_NOBODY_HAS}`, asKey(key));
     const invalid = await api.post('/api/v1/products', { ...productBody(), price: 1 }, asKey(key));
@@ -155,7 +158,7 @@ describe('rate limits counted in Redis', () => {
   });
 
   it('runs out at exactly the limit: the next request is 429 rate_limited with Retry-After', async () => {
-    const { key } = await newKey(api);
+    const { key } = await newKeyHere();
 
     const allowed: number[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -192,8 +195,8 @@ describe('rate limits counted in Redis', () => {
   });
 
   it('gives separate API keys separate budgets', async () => {
-    const first = await newKey(api);
-    const second = await newKey(api);
+    const first = await newKeyHere();
+    const second = await newKeyHere();
     for (let i = 0; i < 5; i += 1) await api.get('/api/v1/products', asKey(first.key));
 
     const refused = await api.get('/api/v1/products', asKey(first.key));
@@ -205,8 +208,7 @@ describe('rate limits counted in Redis', () => {
   });
 
   it('shares one budget between two instances on one Redis', async () => {
-    const shared = await newKey(api);
-    await shareKey(other, shared);
+    const shared = await newKeyHere();
 
     const statuses: number[] = [];
     const remaining: number[] = [];
@@ -262,7 +264,7 @@ describe('rate limits without REDIS_URL', () => {
   });
 
   it('counts in memory: the same headers, 429 past the budget', async () => {
-    const { key } = await newKey(api);
+    const { key } = await newKey([api]);
 
     const remaining: number[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -277,7 +279,7 @@ describe('rate limits without REDIS_URL', () => {
   });
 
   it('starts a fresh window once the fixed window has ended', async () => {
-    const { key } = await newKey(api);
+    const { key } = await newKey([api]);
     for (let i = 0; i < 3; i += 1) await api.get('/api/v1/products', asKey(key));
     const refused = await api.get('/api/v1/products', asKey(key));
     expectRateLimited(refused);
@@ -334,7 +336,7 @@ describe('rate limits while Redis is unreachable', () => {
       REDIS_URL: `redis://127.0.0.1:${await closedPort()}/0`,
     });
     try {
-      const { key } = await newKey(api);
+      const { key } = await newKey([api]);
 
       const served = [
         await api.get('/api/v1/products', asKey(key)),
@@ -356,7 +358,7 @@ describe('rate limits while Redis is unreachable', () => {
     const relay = await startRedisRelay();
     const api = await startTestApp({ RATE_LIMIT_PER_HOUR: '3', REDIS_URL: relay.url });
     try {
-      const { key } = await newKey(api);
+      const { key } = await newKey([api]);
       const redis = api.app.get<Redis>(REDIS);
       if (redis.status !== 'ready') await once(redis, 'ready');
       const first = await api.get('/api/v1/products', asKey(key));

@@ -4,7 +4,7 @@ import {
   ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiSecurity } from '@nestjs/swagger';
+import { ApiOAuth2, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from './permissions';
 import type { Principal } from './principal';
@@ -25,6 +25,7 @@ export const RequirePermission = (permission: Permission) =>
     SetMetadata(REQUIRED_PERMISSION, permission),
     ApiSecurity('ApiKey'),
     ApiSecurity('Bearer'),
+    ApiOAuth2([permission], 'OAuth2'),
   );
 
 /** The authenticated caller. */

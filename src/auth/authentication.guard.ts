@@ -2,8 +2,11 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { baseUrl } from '../http/base-url';
 import { Problem } from '../http/problem';
 import { IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
+import { JwtVerifier } from './jwt/jwt-verifier';
 import { Permission, roleGrants } from './permissions';
 import type { Principal } from './principal';
 
@@ -13,14 +16,22 @@ export const WWW_AUTHENTICATE =
 
 const PassportApiKey = AuthGuard('api-key');
 
+const BEARER = /^Bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
+
 /**
  * Deny by default: every route needs a valid credential and the permission it declares,
- * unless it is marked @Public(). Missing credentials are 401 `unauthenticated`, bad ones
- * 401 `invalid_token`, a role without the permission 403 `forbidden`.
+ * unless it is marked @Public(). The credential is an `X-API-Key` (passport-headerapikey)
+ * or an `Authorization: Bearer` JWT (jose, `JwtVerifier`). Missing credentials are 401
+ * `unauthenticated`, bad ones 401 `invalid_token`, a role (or, for a token, a scope)
+ * without the permission 403 `forbidden`.
  */
 @Injectable()
 export class AuthenticationGuard extends PassportApiKey implements CanActivate {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly jwt: JwtVerifier,
+    private readonly config: AppConfig,
+  ) {
     super();
   }
 
@@ -29,23 +40,20 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.headers['x-api-key'] === undefined) {
-      // A bearer token is a credential, but none can be valid until JWT support lands.
-      if (request.headers.authorization !== undefined) {
-        throw new Problem(
-          'invalid_token',
-          'This token is not accepted; send an API key in X-API-Key.',
-          undefined,
-          {
-            'WWW-Authenticate': `${WWW_AUTHENTICATE}, error="invalid_token"`,
-          },
-        );
-      }
-      throw new Problem('unauthenticated', 'Send an API key in X-API-Key.', undefined, {
-        'WWW-Authenticate': WWW_AUTHENTICATE,
-      });
+    if (request.headers['x-api-key'] !== undefined) {
+      await super.canActivate(context);
+    } else if (request.headers.authorization !== undefined) {
+      request.user = await this.authenticateBearer(request);
+    } else {
+      throw new Problem(
+        'unauthenticated',
+        'Send an API key in X-API-Key or a bearer token.',
+        undefined,
+        {
+          'WWW-Authenticate': WWW_AUTHENTICATE,
+        },
+      );
     }
-    await super.canActivate(context);
 
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(
       REQUIRED_PERMISSION,
@@ -57,10 +65,33 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
       );
     }
     const principal = request.user as Principal;
-    if (!roleGrants(principal.role, permission)) {
+    if (principal.permissions) {
+      if (!principal.permissions.has(permission)) throw insufficientScope(principal, permission);
+    } else if (!roleGrants(principal.role, permission)) {
       throw new Problem('forbidden', `The ${principal.role} role lacks ${permission}.`);
     }
     return true;
+  }
+
+  /**
+   * `Authorization: Bearer <jwt>` (API.md §2): a JWT access token of a trusted issuer. A
+   * token that is not valid is 401 `invalid_token`; a valid one that carries none of the
+   * roles this API knows is 403.
+   */
+  private async authenticateBearer(request: FastifyRequest): Promise<Principal> {
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (token === undefined) {
+      throw invalidBearer('Send the token as `Authorization: Bearer <jwt>`.');
+    }
+    const result = await this.jwt.verify(token, baseUrl(request, this.config.publicUrl));
+    switch (result.outcome) {
+      case 'valid':
+        return result.principal;
+      case 'invalid':
+        throw invalidBearer(result.reason);
+      case 'no_role':
+        throw new Problem('forbidden', 'The token carries none of the roles this API knows.');
+    }
   }
 
   override handleRequest<T>(error: unknown, user: T): T {
@@ -72,4 +103,22 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
     }
     return user;
   }
+}
+
+function invalidBearer(reason: string): Problem {
+  const description = reason.replace(/["\\]/g, "'");
+  return new Problem('invalid_token', reason, undefined, {
+    'WWW-Authenticate': `Bearer realm="commerce-api", error="invalid_token", error_description="${description}", ApiKey realm="commerce-api", header="X-API-Key"`,
+  });
+}
+
+/** RFC 6750 §3.1: a token whose roles allow the route but whose scopes do not. */
+function insufficientScope(principal: Principal, permission: Permission): Problem {
+  const roles = principal.roles ?? [principal.role];
+  if (!roles.some((role) => roleGrants(role, permission))) {
+    return new Problem('forbidden', `The token's roles (${roles.join(', ')}) lack ${permission}.`);
+  }
+  return new Problem('forbidden', `The token's scopes do not include ${permission}.`, undefined, {
+    'WWW-Authenticate': `Bearer realm="commerce-api", error="insufficient_scope", scope="${permission}"`,
+  });
 }

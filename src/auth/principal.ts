@@ -1,4 +1,4 @@
-import type { Role } from './permissions';
+import type { Permission, Role } from './permissions';
 
 /** Who is calling, whatever the credential: what guards, services and repositories see. */
 export interface Principal {
@@ -9,6 +9,13 @@ export interface Principal {
   /** set for the customer role: the customer whose rows this principal may see */
   customerId?: string;
   apiKeyId?: string;
+  /**
+   * set for tokens: what this principal may do, its roles' permissions narrowed by the
+   * token's scopes; when absent, `role` alone decides
+   */
+  permissions?: ReadonlySet<Permission>;
+  /** set for tokens: every known role the token carries (`role` is the widest of them) */
+  roles?: readonly Role[];
 }
 
 declare module 'fastify' {

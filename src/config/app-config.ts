@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { parseAuthIssuers, TrustedIssuerConfig } from './auth-issuers';
 import { EnvironmentVariables } from './environment';
 
 /** A setting that stops the process at boot; the message names the variable. */
@@ -22,6 +23,8 @@ export class AppConfig {
   readonly rateLimit: { readonly limit: number; readonly windowSeconds: number };
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
   readonly publicUrl: string | undefined;
+  /** external issuers whose JWT access tokens are trusted (AUTH_ISSUERS) */
+  readonly authIssuers: readonly TrustedIssuerConfig[];
   readonly webhookRetryScheduleSeconds: readonly number[];
   readonly webhookDisableAfterSeconds: number;
   readonly migrationsRun: boolean;
@@ -48,7 +51,7 @@ export class AppConfig {
     this.logLevel = vars.LOG_LEVEL;
     this.tls = AppConfig.tlsFrom(vars);
     this.apiV1Sunset = AppConfig.dateFrom('API_V1_SUNSET', vars.API_V1_SUNSET);
-    AppConfig.checkIssuers(vars.AUTH_ISSUERS);
+    this.authIssuers = AppConfig.issuersFrom(vars.AUTH_ISSUERS);
   }
 
   /**
@@ -95,16 +98,11 @@ export class AppConfig {
     return date;
   }
 
-  private static checkIssuers(value: string | undefined): void {
-    if (value === undefined) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new ConfigError('Invalid configuration:\n  AUTH_ISSUERS: must be a JSON list');
+  private static issuersFrom(value: string | undefined): TrustedIssuerConfig[] {
+    const result = parseAuthIssuers(value);
+    if ('problems' in result) {
+      throw new ConfigError(`Invalid configuration:\n  ${result.problems.join('\n  ')}`);
     }
-    if (!Array.isArray(parsed)) {
-      throw new ConfigError('Invalid configuration:\n  AUTH_ISSUERS: must be a JSON list');
-    }
+    return result.issuers;
   }
 }

@@ -44,8 +44,9 @@ export const CORS_EXPOSED_HEADERS = [
  */
 export async function registerCors(fastify: FastifyInstance, config: AppConfig): Promise<void> {
   const allowed = new Set(config.corsOrigins.map((origin) => new URL(origin).origin));
+  const publicOrigin = config.publicUrl && new URL(config.publicUrl).origin;
   const isCrossOrigin = (origin: string | undefined, request: FastifyRequest) =>
-    origin !== undefined && origin !== baseUrl(request, undefined) && origin !== config.publicUrl;
+    origin !== undefined && origin !== baseUrl(request, undefined) && origin !== publicOrigin;
 
   // Answered here rather than thrown: a preflight matches @fastify/cors' catch-all OPTIONS
   // route, registered before Nest installs the problem filter as the error handler.

@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
@@ -10,6 +11,7 @@ import { toProblem } from '../http/problem-mapping';
 import { problemBody } from '../http/problem-response';
 import { IdempotencyRepository, StoredResponse } from './idempotency.repository';
 import { requestHash } from './request-hash';
+import { SHOWN_ONCE_FIELDS } from './shown-once.decorator';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -44,6 +46,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyRepository,
     private readonly config: AppConfig,
+    private readonly reflector: Reflector,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -60,7 +63,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
       const claim = await this.store.claim(principal, key, hash);
-      if (claim.mine) return this.firstRun(next, request, reply, { principal, key, ...claim });
+      if (claim.mine) {
+        const shownOnce = this.reflector.get<string[] | undefined>(
+          SHOWN_ONCE_FIELDS,
+          context.getHandler(),
+        );
+        return this.firstRun(next, request, reply, { principal, key, ...claim }, shownOnce);
+      }
       const record = claim.record;
       if (!record) continue; // released by a failed first request meanwhile: claim again
       if (record.requestHash !== hash) {
@@ -85,11 +94,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     request: FastifyRequest,
     reply: FastifyReply,
     scope: Scope,
+    shownOnce: string[] = [],
   ): Observable<unknown> {
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         await this.settle(scope, () =>
-          this.store.complete(scope.principal, scope.key, scope.claimedAt, success(reply, body)),
+          this.store.complete(
+            scope.principal,
+            scope.key,
+            scope.claimedAt,
+            success(reply, withoutFields(body, shownOnce)),
+          ),
         );
         return body;
       }),
@@ -144,6 +159,14 @@ function validKey(header: string | string[]): string {
     ]);
   }
   return key;
+}
+
+/** The body to store: without the secrets the route shows once (ShownOnce). */
+function withoutFields(body: unknown, fields: string[]): unknown {
+  if (fields.length === 0 || typeof body !== 'object' || body === null) return body;
+  const kept: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of fields) delete kept[field];
+  return kept;
 }
 
 /** A 2xx answer as it will be sent: status, JSON body, Location and ETag. */

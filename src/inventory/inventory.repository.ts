@@ -224,6 +224,35 @@ export class InventoryRepository {
     }
   }
 
+  /**
+   * The reverse of ship(): a cancelled shipment's units come back on hand and are reserved
+   * again for their order, which returns to confirmed. In sku order, each change recorded
+   * in the SKU's ledger with `reason`.
+   */
+  async unship(manager: EntityManager, lines: StockLine[], reason: string): Promise<void> {
+    type Level = { quantity_on_hand: number; quantity_reserved: number };
+    for (const line of inSkuOrder(lines)) {
+      const [rows]: [Level[], number] = await manager.query(
+        `UPDATE inventory_items
+            SET quantity_on_hand = quantity_on_hand + $2, quantity_reserved = quantity_reserved + $2,
+                version = version + 1, updated_at = now()
+          WHERE sku = $1
+          RETURNING quantity_on_hand, quantity_reserved`,
+        [line.sku, line.quantity],
+      );
+      const level = rows[0] as Level | undefined;
+      if (!level) throw new Error(`no inventory item ${line.sku} to return stock to`);
+      await manager.insert(InventoryAdjustmentEntity, {
+        id: uuidv7(),
+        sku: line.sku,
+        delta: line.quantity,
+        reason,
+        quantityOnHand: level.quantity_on_hand,
+        quantityReserved: level.quantity_reserved,
+      });
+    }
+  }
+
   findAdjustment(sku: string, id: string): Promise<InventoryAdjustmentEntity | null> {
     return this.adjustments.findOneBy({ sku, id });
   }

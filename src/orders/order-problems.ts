@@ -1,4 +1,4 @@
-import { Problem } from '../http/problem';
+import { Problem, ValidationProblem } from '../http/problem';
 import type { ShortLine } from '../inventory/inventory.repository';
 import { nextStatuses, type OrderStatus } from './order-status';
 
@@ -38,5 +38,15 @@ export class CustomerCannotChangeOrdersProblem extends Problem {
       'forbidden',
       'A customer can place orders and read its own, but not change them; ask the shop to.',
     );
+  }
+}
+
+/**
+ * 422 for an `orderId` in the body of another resource (invoices, shipments) that names
+ * no order: a bad value of a body field, not a missing URL.
+ */
+export class UnknownOrderReferenceProblem extends ValidationProblem {
+  constructor(orderId: string) {
+    super([{ field: 'orderId', message: `no order has id ${orderId}` }]);
   }
 }

@@ -16,7 +16,9 @@ export type StockEffect = 'none' | 'release' | 'ship';
 
 /**
  * The one table of allowed transitions and their stock effects. Whatever is not listed,
- * staying in the same status included, is `409 invalid_status_transition`.
+ * staying in the same status included, is `409 invalid_status_transition`. (Cancelling an
+ * order's shipment returns it from shipped to confirmed through
+ * OrdersService.returnFromShipment; that is not a client transition, so it is not here.)
  */
 const TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, StockEffect>>> = {
   pending: { confirmed: 'none', cancelled: 'release' },

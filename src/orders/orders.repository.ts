@@ -67,6 +67,21 @@ export class OrdersRepository {
       .getOne();
   }
 
+  /**
+   * Locks an order for the rest of the caller's transaction (`FOR UPDATE`) and loads its
+   * lines; null when there is no such order. Whoever acts on an order's status (invoices,
+   * shipments) reads it this way, so the status cannot change before the transaction ends.
+   */
+  async findForUpdate(manager: EntityManager, id: string): Promise<OrderEntity | null> {
+    const order = await manager
+      .createQueryBuilder(OrderEntity, 'o')
+      .where('o.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+    if (order) await this.attachLines(manager, [order]);
+    return order;
+  }
+
   async list(
     principal: Principal,
     filters: OrderFilters,

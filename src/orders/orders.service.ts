@@ -173,6 +173,47 @@ export class OrdersService {
     await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved));
     return moved;
   }
+
+  /**
+   * The order locked until the caller's transaction ends, with its lines; null when there
+   * is none. Invoices and shipments check an order's status this way before acting on it.
+   */
+  findForUpdate(manager: EntityManager, id: string): Promise<OrderEntity | null> {
+    return this.orders.findForUpdate(manager, id);
+  }
+
+  /**
+   * The "shipment cancelled" path (docs/orders.md), inside the caller's transaction: a
+   * shipped order goes back to confirmed and the shipped units come back on hand and
+   * reserved again, so the order holds its reservation as any confirmed order does. It is
+   * not in the status table: a client cannot PATCH an order from shipped to confirmed,
+   * only cancelling the order's shipment does this. History and order.status_changed as
+   * for any move.
+   */
+  async returnFromShipment(
+    manager: EntityManager,
+    id: string,
+    actor: string,
+  ): Promise<OrderEntity> {
+    const moved = await this.orders.update(manager, id, undefined, async (current) => {
+      if (current.status !== 'shipped') {
+        throw new InvalidStatusTransitionProblem(current.status, 'confirmed');
+      }
+      const stock: StockLine[] = current.lines.map((l) => ({ sku: l.sku, quantity: l.quantity }));
+      await this.inventory.unship(manager, stock, `order ${id} shipment cancelled`);
+      await this.orders.appendHistory(manager, {
+        orderId: id,
+        orderVersion: current.version + 1,
+        fromStatus: current.status,
+        toStatus: 'confirmed',
+        actor,
+      });
+      return { status: 'confirmed' as const };
+    });
+    if (!moved) notFound(id);
+    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved));
+    return moved;
+  }
 }
 
 /** The customer an order is for: a customer's own; staff must name one. */

@@ -27,7 +27,6 @@ export function registerRateLimitHooks(
     if (!isRateLimitedPath(request.url) || request.rateLimit === null) return payload;
     let state = request.rateLimit;
     try {
-      if (process.env.DEBUG_RL && !state) console.log('RLHOOK', reply.statusCode, String(payload).slice(0, 300));
       state ??= await limiter.count(request);
     } catch (error) {
       // Counting must never cost the caller its answer.

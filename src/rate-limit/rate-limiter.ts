@@ -36,7 +36,6 @@ export class RateLimiter {
   ): Promise<RateLimitState> {
     if (request.rateLimit) return request.rateLimit;
     const key = `${name}:${RateLimiter.trackerFor(request)}`;
-    if (process.env.DEBUG_RL) console.log('RLDEBUG', request.method, request.url, key, new Error().stack?.split('\n').slice(2, 5).join(' / '));
     const record = await this.storage.increment(key, windowMs, limit, windowMs, name);
     const state: RateLimitState = {
       limit,

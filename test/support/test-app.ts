@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
+import type { DatabaseTarget } from '../../src/database/data-source-options';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -36,6 +37,30 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
+  let api: TestApp;
+  try {
+    api = await startTestAppOn(database.target, env);
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    ...api,
+    async close() {
+      await api.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * The app on a database someone else owns (support/shared-database-apps.ts starts
+ * several on one); `close()` stops the app and leaves the database alone.
+ */
+export async function startTestAppOn(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const config = AppConfig.fromEnvironment({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -43,12 +68,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     WORKER: 'off',
     ...env,
   });
-  let app: NestFastifyApplication;
+  const app = await createApp(config, target);
   try {
-    app = await createApp(config, database.target);
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
-    await database.drop();
+    await app.close();
     throw error;
   }
   const address = app.getHttpServer().address() as { port: number };
@@ -75,9 +99,6 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     request,
     get: (path, options) => request('GET', path, options),
     post: (path, body, options) => request('POST', path, { ...options, body }),
-    async close() {
-      await app.close();
-      await database.drop();
-    },
+    close: () => app.close(),
   };
 }

@@ -5,6 +5,9 @@ export const hashApiKey = (key: string): string => createHash('sha256').update(k
 
 export const KEY_PREFIX = 'coa_';
 
+/** What generateApiKey makes: the prefix and 32 random bytes in base64url (43 characters). */
+export const API_KEY_PATTERN = /^coa_[A-Za-z0-9_-]{43}$/;
+
 /** A new key: recognisable prefix, 256 random bits. */
 export const generateApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');
 

@@ -1,14 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { PreconditionFailedProblem } from '../../http/problem';
+import type { CollectionSpec } from '../../http/pagination/collection-spec';
+import { CursorCodec } from '../../http/pagination/cursor-codec';
+import { Page } from '../../http/pagination/page';
+import { paginate, PageRequest } from '../../http/pagination/paginate';
 import type { Role } from '../permissions';
 import { ApiKeyEntity } from './api-key.entity';
 import { displayPrefix, hashApiKey } from './api-key-hash';
 
+export interface ApiKeyFilters {
+  role?: Role;
+  customerId?: string;
+}
+
+const ID = { column: 'k.id', property: 'id', kind: 'string' } as const;
+
+export const API_KEYS: CollectionSpec = {
+  name: 'api-keys',
+  key: ID,
+  defaultSort: '-createdAt',
+  sortable: {
+    id: ID,
+    name: { column: 'k.name', property: 'name', kind: 'string' },
+    createdAt: { column: 'k.created_at', property: 'createdAt', kind: 'date' },
+    updatedAt: { column: 'k.updated_at', property: 'updatedAt', kind: 'date' },
+  },
+};
+
+/**
+ * All SQL about API keys. A revoked key is kept (its usage too) but is invisible to every
+ * read, as an archived product is; an expired one stays visible, and refused.
+ */
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   /** The key with this hash if it is neither revoked nor expired. */
   findUsableByHash(keyHash: string): Promise<ApiKeyEntity | null> {
@@ -35,5 +66,53 @@ export class ApiKeysRepository {
       })
       .orIgnore()
       .execute();
+  }
+
+  async insert(key: Omit<ApiKeyEntity, 'version' | 'createdAt' | 'updatedAt' | 'revokedAt'>) {
+    await this.keys.insert(key);
+    return this.keys.findOneByOrFail({ id: key.id });
+  }
+
+  findLive(id: string): Promise<ApiKeyEntity | null> {
+    return this.live().andWhere('k.id = :id', { id }).getOne();
+  }
+
+  list(filters: ApiKeyFilters, page: PageRequest): Promise<Page<ApiKeyEntity>> {
+    const qb = this.live();
+    if (filters.role !== undefined) qb.andWhere('k.role = :role', filters);
+    if (filters.customerId !== undefined) qb.andWhere('k.customer_id = :customerId', filters);
+    return paginate(qb, API_KEYS, page, this.cursors);
+  }
+
+  /**
+   * Revokes a live key under its row lock, checking If-Match; returns the revoked key
+   * (for its hash), or null when there is no live key with this id.
+   */
+  async revoke(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+  ): Promise<ApiKeyEntity | null> {
+    const current = await manager
+      .createQueryBuilder(ApiKeyEntity, 'k')
+      .where('k.id = :id', { id })
+      .andWhere('k.revoked_at IS NULL')
+      .setLock('pessimistic_write')
+      .getOne();
+    if (!current) return null;
+    if (expectedVersions && !expectedVersions.includes(current.version)) {
+      throw new PreconditionFailedProblem();
+    }
+    await manager
+      .createQueryBuilder()
+      .update(ApiKeyEntity)
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id', { id })
+      .execute();
+    return current;
+  }
+
+  private live() {
+    return this.keys.createQueryBuilder('k').where('k.revoked_at IS NULL');
   }
 }

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Permission } from '../../auth/permissions';
+import { oauth2Scheme } from '../../auth/oauth/oauth-openapi';
 import type { AppConfig } from '../../config/app-config';
 import { DEPRECATION_HEADERS, HEADERS, PROBLEM_SCHEMA } from './components';
 import { normalizeSchemas, ServerLimits } from './normalize-schemas';
@@ -12,6 +13,7 @@ import { documentIdempotency } from './idempotency';
 import { addProblemResponses } from './problem-responses';
 import { selectVersion } from './select-version';
 import { documentValidationConstraints } from './validation-constraints';
+import { documentEvents } from './webhooks';
 
 export type ApiVersion = 1 | 2;
 export type OpenApiDocuments = Record<`v${ApiVersion}`, Document>;
@@ -46,6 +48,7 @@ export function buildOpenApiDocuments(app: INestApplication, config: AppConfig):
       bearerFormat: 'JWT',
       description: 'An RFC 9068 JWT access token, validated per RFC8725 (JWT best current practices).',
     })
+    .addOAuth2(oauth2Scheme(config), 'OAuth2')
     .build();
   // package.json: "UNLICENSED", a private API
   base.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as never;
@@ -59,6 +62,7 @@ export function buildOpenApiDocuments(app: INestApplication, config: AppConfig):
     limits: serverLimits(app),
     permissions: permissionsByOperationId(app),
   };
+  documentEvents(full);
   return { v1: finish(full, 1, context), v2: finish(full, 2, context) };
 }
 

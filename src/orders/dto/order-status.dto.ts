@@ -20,7 +20,10 @@ export class OrderStatusChangeDto {
 export class OrderStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES, example: 'confirmed' })
   status: OrderStatus;
-  /** Creation and every change since; an order changes status at most four times. */
-  @ApiProperty({ type: [OrderStatusChangeDto], minItems: 1, maxItems: 10 })
+  /**
+   * Creation and every change since. Cancelling a shipment returns its order from shipped
+   * to confirmed, and an order has at most 10 shipments, so there are at most 23 entries.
+   */
+  @ApiProperty({ type: [OrderStatusChangeDto], minItems: 1, maxItems: 23 })
   history: OrderStatusChangeDto[];
 }

@@ -1,0 +1,56 @@
+import { type Permission, RESOURCES } from '../permissions';
+import type { FieldError } from '../../http/problem';
+
+/** Every permission string, the scopes a client may be allowed (API.md §2). */
+export const ALL_PERMISSIONS: Permission[] = RESOURCES.flatMap((resource) => [
+  `${resource}:read` as const,
+  `${resource}:write` as const,
+]);
+
+export const MAX_REDIRECT_URIS = 10;
+
+/** Shape only; `redirectUriProblems` applies the rest. */
+export const REDIRECT_URI_PATTERN = /^https?:\/\/[^\s#]+$/;
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Redirect URIs are compared exactly by the authorization server; here they must be
+ * https (http only on a loopback host, for development and native apps, RFC 8252 §7.3),
+ * carry no fragment (RFC 6749 §3.1.2) and no credentials.
+ */
+export function redirectUriProblems(uris: readonly string[]): FieldError[] {
+  const problems: FieldError[] = [];
+  uris.forEach((uri, index) => {
+    const field = `redirectUris.${index}`;
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      problems.push({ field, message: 'must be an absolute URL' });
+      return;
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+      problems.push({ field, message: 'must be https (http only on localhost or 127.0.0.1)' });
+    } else if (url.username || url.password) {
+      problems.push({ field, message: 'must not carry credentials' });
+    }
+  });
+  return problems;
+}
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+/**
+ * The grants a client may use: the code flow (with refresh) when it has somewhere to send
+ * the user back to, client credentials when it can keep a secret.
+ */
+export function grantTypesOf(client: {
+  public: boolean;
+  redirectUris: readonly string[];
+}): GrantType[] {
+  return [
+    ...(client.redirectUris.length > 0 ? (['authorization_code', 'refresh_token'] as const) : []),
+    ...(client.public ? [] : (['client_credentials'] as const)),
+  ];
+}

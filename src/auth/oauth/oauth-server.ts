@@ -1,0 +1,189 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Provider } from 'oidc-provider';
+import { AppConfig } from '../../config/app-config';
+import { baseUrl } from '../../http/base-url';
+import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
+import { UsersService } from '../users/users.service';
+import { LoginInteraction } from './login-interaction';
+import { DOCS_FALLBACK_REDIRECT_PATH } from './oauth-client-metadata';
+import { postgresAdapter } from './oauth-adapter';
+import { OAuthPayloadsRepository } from './oauth-payloads.repository';
+import { builtInIssuer, OAUTH_PATH } from './oauth-urls';
+import { providerConfiguration } from './provider-configuration';
+import { SigningKeys } from './signing-keys';
+import { SigningKeysRepository } from './signing-keys.repository';
+
+/** Without PUBLIC_URL each origin gets its own issuer; this many are kept at most. */
+const MAX_ORIGINS = 16;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/** Discovery documents served at the root, for the issuer `<origin>/oauth` (API.md §2). */
+const WELL_KNOWN = new Map([
+  ['/.well-known/oauth-authorization-server', 'root'],
+  ['/.well-known/openid-configuration', 'root'],
+  // RFC 8414 §3.1: the path-suffixed form for an issuer with a path component
+  [`/.well-known/oauth-authorization-server${OAUTH_PATH}`, 'suffixed'],
+]);
+
+const INTERACTION = new RegExp(`^${OAUTH_PATH}/interaction/([A-Za-z0-9_-]{1,64})(/login)?$`);
+
+interface Origin {
+  provider: Provider;
+  handle: ReturnType<Provider['callback']>;
+  login: LoginInteraction;
+}
+
+/**
+ * The built-in authorization server: oidc-provider (a certified implementation; nothing
+ * of the protocol is written here) mounted under /oauth on Fastify's raw request, before
+ * Nest's routing and body parsing, plus the sign-in page and the discovery documents at
+ * the root. Its issuer is `PUBLIC_URL/oauth`; without PUBLIC_URL, the origin each request
+ * came in on (development and tests), one provider per origin.
+ */
+@Injectable()
+export class OAuthServer implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(OAuthServer.name);
+  private readonly origins = new Map<string, Origin>();
+  private cookieKeys: string[] = [];
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly signingKeys: SigningKeys,
+    private readonly secrets: SigningKeysRepository,
+    private readonly payloads: OAuthPayloadsRepository,
+    private readonly clients: OAuthClientsRepository,
+    private readonly users: UsersService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.signingKeys.ready();
+    this.cookieKeys = [await this.secrets.findCookieSecret()];
+    this.purgeTimer = setInterval(() => {
+      this.payloads.purgeExpired().catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'Could not purge expired OAuth state');
+      });
+    }, PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /**
+   * Serves /oauth/* and the well-known documents from an `onRequest` hook: the request is
+   * taken over (hijacked) before Fastify routes or parses it, since oidc-provider reads
+   * its own bodies (forms, not JSON). Register after the CORS and security-header hooks so
+   * their rules and headers apply here too.
+   */
+  attach(fastify: FastifyInstance): void {
+    fastify.addHook('onRequest', async (request, reply) => {
+      const path = request.url.split('?')[0];
+      if (path === DOCS_FALLBACK_REDIRECT_PATH && request.method === 'GET') {
+        const query = request.url.slice(path.length);
+        return reply.redirect(`/docs${DOCS_FALLBACK_REDIRECT_PATH}${query}`, 302);
+      }
+      const wellKnown = WELL_KNOWN.get(path);
+      if (!wellKnown && path !== OAUTH_PATH && !path.startsWith(`${OAUTH_PATH}/`)) return;
+      reply.hijack();
+      const { raw: req } = request;
+      const res = reply.raw;
+      res.setHeader('X-Request-Id', String(request.id));
+      try {
+        await this.serve(request, req, res, path, wellKnown !== undefined);
+      } catch (error) {
+        this.logger.error({ err: error, requestId: request.id }, 'OAuth request failed');
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        }
+        res.end(JSON.stringify({ error: 'server_error' }));
+      }
+    });
+  }
+
+  private async serve(
+    request: FastifyRequest,
+    req: IncomingMessage & { originalUrl?: string },
+    res: ServerResponse,
+    path: string,
+    wellKnown: boolean,
+  ): Promise<void> {
+    const { handle, login } = this.forOrigin(baseUrl(request, this.config.publicUrl));
+    const interaction = INTERACTION.exec(path);
+    if (interaction && !wellKnown) {
+      const [, uid, isLogin] = interaction;
+      if (req.method === 'GET' && !isLogin) return login.show(req, res, uid);
+      if (req.method === 'POST' && isLogin) return login.login(req, res, uid);
+    }
+    const query = req.url?.slice(path.length) ?? '';
+    // oidc-provider works out its mount point from originalUrl minus url (as under express)
+    req.originalUrl = wellKnown
+      ? `${OAUTH_PATH}/.well-known/openid-configuration${query}`
+      : req.url;
+    req.url = wellKnown
+      ? `/.well-known/openid-configuration${query}`
+      : req.url?.slice(OAUTH_PATH.length) || '/';
+    await new Promise<void>((resolve) => {
+      res.once('close', resolve);
+      res.once('finish', resolve);
+      void handle(req, res);
+    });
+  }
+
+  private forOrigin(origin: string): Origin {
+    let entry = this.origins.get(origin);
+    if (!entry) {
+      entry = this.create(origin);
+      if (this.origins.size >= MAX_ORIGINS) {
+        this.origins.delete(this.origins.keys().next().value as string);
+      }
+      this.origins.set(origin, entry);
+    }
+    return entry;
+  }
+
+  private create(origin: string): Origin {
+    const provider = new Provider(
+      builtInIssuer(origin),
+      providerConfiguration({
+        origin,
+        jwks: this.signingKeys.privateJwks(),
+        cookieKeys: this.cookieKeys,
+        adapter: postgresAdapter(this.payloads, this.clients),
+        users: this.users,
+      }),
+    );
+    // Fastify trusts the proxy (X-Forwarded-*), so the provider does too.
+    provider.proxy = true;
+    compareHashedClientSecrets(provider);
+    provider.on('server_error', (_ctx: unknown, error: unknown) => {
+      this.logger.error({ err: error }, 'OAuth server error');
+    });
+    return {
+      provider,
+      handle: provider.callback(),
+      login: new LoginInteraction(provider, this.users),
+    };
+  }
+}
+
+/**
+ * Client secrets are stored as their SHA-256 (`oauth_clients.secret_hash`), and the
+ * client metadata carries that hash as `client_secret`: the secret a client presents is
+ * hashed before oidc-provider's constant-time comparison.
+ */
+function compareHashedClientSecrets(provider: Provider): void {
+  const client = provider.Client.prototype as { compareClientSecret(actual: string): boolean } & {
+    clientSecret?: string;
+  };
+  client.compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
+    const expected = Buffer.from(this.clientSecret ?? '', 'utf8');
+    const presented = Buffer.from(createHash('sha256').update(actual).digest('hex'), 'utf8');
+    return expected.length === presented.length && timingSafeEqual(expected, presented);
+  };
+}

@@ -1,0 +1,75 @@
+import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+} from 'class-validator';
+import { type Role, ROLES } from '../../permissions';
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 256;
+
+const trimmedLowercase = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+
+/** POST body of /users. */
+export class UserCreateDto {
+  /**
+   * Sign-in name; unique, compared and stored lowercased.
+   * @example "ada@example.com"
+   */
+  @Transform(trimmedLowercase)
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email: string;
+
+  /**
+   * Write-only: stored only as a memory-hard (scrypt) hash and never returned by any
+   * operation. 12 to 256 characters.
+   * @example "correct horse battery staple"
+   */
+  @ApiProperty({ writeOnly: true, format: 'password' })
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH)
+  password: string;
+
+  /**
+   * What the user may do (the role table of the authentication guide). `customer` stands
+   * alone: a customer's customerId is its user id, and it sees only its own rows.
+   * @example ["operations"]
+   */
+  @ApiProperty({
+    enum: ROLES,
+    isArray: true,
+    minItems: 1,
+    maxItems: ROLES.length,
+    uniqueItems: true,
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(ROLES.length)
+  @ArrayUnique()
+  @IsIn(ROLES, { each: true })
+  roles: Role[];
+
+  /**
+   * Display name; omitted or null means none.
+   * @example "Ada Lovelace"
+   */
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string | null;
+}
+
+/** PATCH body of /users: any subset; a new password replaces the old one. */
+export class UserPatchDto extends PartialType(UserCreateDto, { skipNullProperties: false }) {}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiVersionProperty } from '../../../http/openapi.decorators';
+import { type Role, ROLES } from '../../permissions';
+
+// Answers have no validators to document their bounds from: the @ApiProperty options
+// state what the write DTO and the columns allow (doc only).
+
+/** A user as every version shows it: never the password, nor its hash. */
+export class UserDto {
+  /** @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11" */
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  /** @example "ada@example.com" */
+  @ApiProperty({ format: 'email', maxLength: 254 })
+  email: string;
+  /** @example "Ada Lovelace" */
+  @ApiProperty({ type: 'string', nullable: true, minLength: 1, maxLength: 200 })
+  name: string | null;
+  @ApiProperty({ enum: ROLES, isArray: true, minItems: 1, maxItems: ROLES.length })
+  roles: Role[];
+  /**
+   * For a customer, its own id: what its orders, invoices and shipments carry as
+   * `customerId`. Null for staff.
+   */
+  @ApiProperty({ type: 'string', nullable: true, maxLength: 64 })
+  customerId: string | null;
+  /** Grows by one with every change; the ETag is this number. */
+  @ApiVersionProperty()
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,330 @@
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { v4 as uuidv4 } from 'uuid';
+import { AppConfig } from '../../config/app-config';
+import { toEventEnvelope } from '../event-envelope';
+import type { EventEntity } from '../event.entity';
+import { resolveWebhookHost, UrlRefused } from '../webhook-endpoints/url-policy';
+import { afterFailure } from './retry-schedule';
+import {
+  AttemptResult,
+  ClaimedDelivery,
+  RecordPolicy,
+  WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository';
+import { AttemptOutcome, MAX_ERROR_LENGTH, sendWebhook, succeeded } from './webhook-sender';
+import { signatureHeader } from './webhook-signing';
+
+/** How the worker paces itself; the defaults suit production, tests may shorten them. */
+export interface WorkerTuning {
+  /** events fanned out per round */
+  fanOutBatch: number;
+  /** deliveries leased per round */
+  claimBatch: number;
+  /** deliveries sent at once by one worker */
+  concurrency: number;
+  /** how long a lease keeps other workers off; well above the 10 s attempt time-out */
+  leaseSeconds: number;
+  /** the wait between rounds that found nothing to do */
+  pollIntervalMs: number;
+  /** on shutdown, how long in-flight attempts may take before they are aborted and released */
+  shutdownGraceMs: number;
+  /** per attempt (API.md §10: 10 s) */
+  attemptTimeoutMs: number;
+}
+
+export const DEFAULT_TUNING: WorkerTuning = {
+  fanOutBatch: 200,
+  claimBatch: 20,
+  concurrency: 8,
+  leaseSeconds: 60,
+  pollIntervalMs: 1000,
+  shutdownGraceMs: 12_000,
+  attemptTimeoutMs: 10_000,
+};
+
+export interface RoundSummary {
+  /** events turned into deliveries */
+  fannedOut: number;
+  /** deliveries leased */
+  claimed: number;
+  /** attempts made and recorded */
+  attempted: number;
+  succeeded: number;
+  /** leases handed back unsent (shutdown) */
+  released: number;
+}
+
+const USER_AGENT = 'CommerceOperationsAPI-Webhooks/1';
+
+/**
+ * The webhook worker (API.md §10, DESIGN.md §4). Each round fans new events out into
+ * deliveries, leases the due ones, sends them outside any transaction and records each
+ * attempt. Any number of workers, in the API processes (WORKER=on) or alone
+ * (`npm run worker`), share the work through the database: a delivery is leased by one
+ * worker at a time, so no attempt is ever sent twice at once. Delivery is at least once:
+ * a worker that dies mid-attempt leaves a lease that runs out, and the delivery is sent
+ * again.
+ */
+@Injectable()
+export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WebhookWorker');
+  private tuning: WorkerTuning = DEFAULT_TUNING;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  /** aborts the attempts in flight when the shutdown grace runs out */
+  private readonly inFlight = new Set<AbortController>();
+  /** rounds under way, from the loop or from direct runOnce() calls */
+  private readonly rounds = new Set<Promise<RoundSummary>>();
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.worker) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Changes the pacing (tests); takes effect from the next round. */
+  tune(changes: Partial<WorkerTuning>): void {
+    this.tuning = { ...this.tuning, ...changes };
+  }
+
+  get running(): boolean {
+    return this.loop !== undefined;
+  }
+
+  /** Starts polling: rounds back to back while there is work, one per interval otherwise. */
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.logger.log('started');
+    this.loop = this.poll().finally(() => (this.loop = undefined));
+  }
+
+  /**
+   * Graceful stop: no new round or attempt starts, leased deliveries not yet sent are
+   * released at once, attempts in flight may finish (and are recorded) within the grace
+   * period; those still running then are aborted and released, to be sent again by
+   * another worker. Waits for all of it.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    const abort = setTimeout(() => {
+      for (const controller of this.inFlight) controller.abort();
+    }, this.tuning.shutdownGraceMs);
+    try {
+      await Promise.allSettled([this.loop, ...this.rounds]);
+    } finally {
+      clearTimeout(abort);
+    }
+  }
+
+  /**
+   * One round: fan out, lease, send, record. Safe to call from several workers (or
+   * several times at once); tests with WORKER=off drive delivery with it.
+   */
+  async runOnce(): Promise<RoundSummary> {
+    const round = this.round();
+    this.rounds.add(round);
+    try {
+      return await round;
+    } finally {
+      this.rounds.delete(round);
+    }
+  }
+
+  private async round(): Promise<RoundSummary> {
+    const { fanOutBatch, claimBatch, leaseSeconds, concurrency } = this.tuning;
+    const summary: RoundSummary = {
+      fannedOut: 0,
+      claimed: 0,
+      attempted: 0,
+      succeeded: 0,
+      released: 0,
+    };
+    summary.fannedOut = await this.deliveries.fanOut(fanOutBatch);
+    if (this.stopping) return summary;
+    const leaseToken = uuidv4();
+    const claimed = await this.deliveries.claimDue(claimBatch, leaseSeconds, leaseToken);
+    summary.claimed = claimed.length;
+    const unsent: string[] = [];
+    const queue = [...claimed];
+    const lane = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        if (this.stopping) {
+          unsent.push(next.id);
+          continue;
+        }
+        const outcome = await this.deliver(next);
+        if (outcome === 'released') unsent.push(next.id);
+        else if (outcome !== 'lost') {
+          summary.attempted += 1;
+          if (outcome === 'succeeded') summary.succeeded += 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+    await this.deliveries.release(unsent, leaseToken);
+    summary.released = unsent.length;
+    return summary;
+  }
+
+  private async poll(): Promise<void> {
+    while (!this.stopping) {
+      let busy = false;
+      try {
+        const round = await this.runOnce();
+        busy = round.fannedOut > 0 || round.claimed > 0;
+      } catch (error) {
+        this.logger.error(`round failed: ${(error as Error).message}`, (error as Error).stack);
+      }
+      if (!busy && !this.stopping) await this.pause(this.tuning.pollIntervalMs);
+    }
+    this.logger.log('stopped');
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** One attempt of one leased delivery: check the address, sign, send, record. */
+  private async deliver(
+    claim: ClaimedDelivery,
+  ): Promise<'succeeded' | 'failed' | 'released' | 'lost'> {
+    const at = new Date();
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.attempt(claim, at);
+    } catch (error) {
+      // e.g. a stored secret that no longer decodes: a failed attempt like any other
+      outcome = {
+        statusCode: null,
+        error: `not sent: ${(error as Error).message}`.slice(0, MAX_ERROR_LENGTH),
+        latencyMs: 0,
+        responseExcerpt: null,
+      };
+    }
+    if (outcome.aborted) return 'released';
+    const ok = succeeded(outcome);
+    try {
+      const recorded = await this.deliveries.recordAttempt(
+        claim,
+        { at, succeeded: ok, ...outcomeColumns(outcome) },
+        this.recordPolicy(outcome),
+      );
+      if (!recorded) {
+        this.logger.warn(`delivery ${claim.id}: lease lost before the attempt was recorded`);
+        return 'lost';
+      }
+      if (recorded.endpointDisabled) {
+        this.logger.warn(
+          `endpoint ${claim.endpointId} disabled after attempt ${recorded.attemptNo} of delivery ${claim.id}`,
+        );
+      }
+    } catch (error) {
+      // The lease runs out and another round sends it again: at least once.
+      this.logger.error(
+        `delivery ${claim.id}: attempt not recorded: ${(error as Error).message}`,
+        (error as Error).stack,
+      );
+      return 'lost';
+    }
+    return ok ? 'succeeded' : 'failed';
+  }
+
+  private async attempt(claim: ClaimedDelivery, at: Date): Promise<AttemptOutcome> {
+    const url = new URL(claim.url);
+    let addresses;
+    try {
+      // Checked again for every attempt: the DNS answer may have changed since the
+      // endpoint was registered (rebinding); the socket connects to what passed.
+      addresses = await resolveWebhookHost(url, {
+        requireHttps: false,
+        allowPrivate: this.config.webhookAllowPrivateUrls,
+      });
+    } catch (error) {
+      if (!(error instanceof UrlRefused)) throw error;
+      return {
+        statusCode: null,
+        error: `not sent: url ${error.message}`.slice(0, MAX_ERROR_LENGTH),
+        latencyMs: 0,
+        responseExcerpt: null,
+      };
+    }
+    const body = webhookBody(claim.event);
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    try {
+      return await sendWebhook({
+        url,
+        addresses,
+        body,
+        timeoutMs: this.tuning.attemptTimeoutMs,
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-id': claim.event.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signatureHeader(claim.secrets, claim.event.id, at, body),
+        },
+      });
+    } finally {
+      this.inFlight.delete(controller);
+    }
+  }
+
+  /** How the state after this attempt is decided, under the delivery's row lock. */
+  private recordPolicy(outcome: AttemptOutcome): RecordPolicy {
+    const schedule = this.config.webhookRetryScheduleSeconds;
+    return {
+      disableAfterSeconds: this.config.webhookDisableAfterSeconds,
+      decide: ({ status, attemptNo, scheduleStart }): AttemptResult => {
+        if (succeeded(outcome)) return { status: 'succeeded' };
+        // 410 Gone: the receiver asks never to be called again
+        if (outcome.statusCode === 410) return { status: 'dead', disable: 'gone' };
+        // the endpoint was disabled while this attempt was in flight
+        if (status === 'dead') return { status: 'dead' };
+        const next = afterFailure(schedule, attemptNo - scheduleStart, outcome.retryAfterSeconds);
+        return next.retry
+          ? { status: 'failed', retryInSeconds: next.delaySeconds }
+          : { status: 'dead' };
+      },
+    };
+  }
+}
+
+/** The signed body: the event as /events shows it, serialised once. */
+export function webhookBody(
+  event: Pick<EventEntity, 'id' | 'type' | 'createdAt' | 'payload'>,
+): string {
+  return JSON.stringify(toEventEnvelope(event as EventEntity));
+}
+
+function outcomeColumns(outcome: AttemptOutcome) {
+  return {
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+    latencyMs: outcome.latencyMs,
+    responseExcerpt: outcome.responseExcerpt,
+  };
+}

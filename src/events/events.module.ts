@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventEntity } from './event.entity';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
+
+/** GET /events and /events/{id}: the outbox, read back. */
+@Module({
+  imports: [TypeOrmModule.forFeature([EventEntity])],
+  controllers: [EventsController],
+  providers: [EventsService, EventsRepository],
+})
+export class EventsModule {}

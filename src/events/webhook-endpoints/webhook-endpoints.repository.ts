@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { updateWithLock } from '../../database/update-with-lock';
+import type { CollectionSpec } from '../../http/pagination/collection-spec';
+import { CursorCodec } from '../../http/pagination/cursor-codec';
+import { Page } from '../../http/pagination/page';
+import { paginate, PageRequest } from '../../http/pagination/paginate';
+import { PreconditionFailedProblem } from '../../http/problem';
+import { rowsOf } from '../deliveries/sql';
+import { DisabledReason, WebhookEndpointEntity } from './webhook-endpoint.entity';
+
+const ID = { column: 'w.id', property: 'id', kind: 'string' } as const;
+
+export const WEBHOOK_ENDPOINTS: CollectionSpec = {
+  name: 'webhook-endpoints',
+  key: ID,
+  defaultSort: '-createdAt',
+  sortable: {
+    id: ID,
+    createdAt: { column: 'w.created_at', property: 'createdAt', kind: 'date' },
+  },
+};
+
+export type NewWebhookEndpoint = Pick<
+  WebhookEndpointEntity,
+  'id' | 'url' | 'description' | 'eventTypes' | 'secret'
+>;
+
+/**
+ * All SQL about webhook endpoints: the resource's reads and writes, and the health
+ * bookkeeping the workers do inside their recording transaction.
+ */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(
+    @InjectRepository(WebhookEndpointEntity)
+    private readonly endpoints: Repository<WebhookEndpointEntity>,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  list(page: PageRequest): Promise<Page<WebhookEndpointEntity>> {
+    return paginate(this.endpoints.createQueryBuilder('w'), WEBHOOK_ENDPOINTS, page, this.cursors);
+  }
+
+  findById(id: string): Promise<WebhookEndpointEntity | null> {
+    return this.endpoints.findOneBy({ id });
+  }
+
+  async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointEntity> {
+    await this.endpoints.insert({ ...endpoint, enabled: true });
+    return this.endpoints.findOneByOrFail({ id: endpoint.id });
+  }
+
+  /** Lock, check If-Match, apply `change`, bump the version; null when there is no such endpoint. */
+  update(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+    change: (current: WebhookEndpointEntity) => Partial<WebhookEndpointEntity>,
+  ): Promise<WebhookEndpointEntity | null> {
+    return updateWithLock(manager, WebhookEndpointEntity, 'w', {
+      keyColumn: 'w.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+      change,
+    });
+  }
+
+  /** Deletes the endpoint with its deliveries and attempts; false when there is none. */
+  async delete(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+  ): Promise<boolean> {
+    const current = await manager
+      .createQueryBuilder(WebhookEndpointEntity, 'w')
+      .where('w.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+    if (!current) return false;
+    if (expectedVersions && !expectedVersions.includes(current.version)) {
+      throw new PreconditionFailedProblem();
+    }
+    await manager.delete(WebhookEndpointEntity, { id });
+    return true;
+  }
+
+  /** A successful attempt ends a failing streak. */
+  async markHealthy(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+      [id],
+    );
+  }
+
+  /**
+   * A failed attempt starts a failing streak, or continues it; a streak as long as
+   * `disableAfterSeconds` disables the endpoint. True when this call disabled it.
+   */
+  async markFailing(
+    manager: EntityManager,
+    id: string,
+    disableAfterSeconds: number,
+  ): Promise<boolean> {
+    await manager.query(
+      `UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL`,
+      [id],
+    );
+    const disabled = rowsOf(
+      await manager.query(
+        `UPDATE webhook_endpoints
+         SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
+             version = version + 1, updated_at = now()
+         WHERE id = $1 AND enabled AND failing_since <= now() - $2::integer * interval '1 second'
+         RETURNING id`,
+        [id, disableAfterSeconds],
+      ),
+    );
+    return disabled.length > 0;
+  }
+
+  async isEnabled(manager: EntityManager, id: string): Promise<boolean> {
+    const [row] = rowsOf<{ enabled: boolean }>(
+      await manager.query(`SELECT enabled FROM webhook_endpoints WHERE id = $1`, [id]),
+    );
+    return row?.enabled === true;
+  }
+
+  /** Disables an enabled endpoint for `reason`; true when this call disabled it. */
+  async disable(manager: EntityManager, id: string, reason: DisabledReason): Promise<boolean> {
+    const disabled = rowsOf(
+      await manager.query(
+        `UPDATE webhook_endpoints
+         SET enabled = false, disabled_reason = $2, disabled_at = now(),
+             version = version + 1, updated_at = now()
+         WHERE id = $1 AND enabled
+         RETURNING id`,
+        [id, reason],
+      ),
+    );
+    return disabled.length > 0;
+  }
+}

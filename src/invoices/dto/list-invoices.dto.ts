@@ -1,0 +1,21 @@
+import { IntersectionType } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { CursorListQueryDto, OffsetListQueryDto } from '../../http/pagination/list-query.dto';
+import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
+
+/** Filters of the invoices collection (API.md §4). */
+export class InvoiceFiltersDto {
+  @IsOptional()
+  @IsString()
+  @IsIn(INVOICE_STATUSES)
+  status?: InvoiceStatus;
+
+  /** Invoices of this order only. */
+  @IsOptional()
+  @IsString()
+  @IsUUID()
+  orderId?: string;
+}
+
+export class ListInvoicesV1Dto extends IntersectionType(OffsetListQueryDto, InvoiceFiltersDto) {}
+export class ListInvoicesV2Dto extends IntersectionType(CursorListQueryDto, InvoiceFiltersDto) {}

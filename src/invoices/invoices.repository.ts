@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { updateWithLock } from '../database/update-with-lock';
+import type { CollectionSpec } from '../http/pagination/collection-spec';
+import { CursorCodec } from '../http/pagination/cursor-codec';
+import { Page } from '../http/pagination/page';
+import { paginate, PageRequest } from '../http/pagination/paginate';
+import { InvoiceLineEntity } from './invoice-line.entity';
+import { InvoiceStatusHistoryEntity } from './invoice-status-history.entity';
+import type { InvoiceStatus } from './invoice-status';
+import { InvoiceEntity } from './invoice.entity';
+
+export interface InvoiceFilters {
+  status?: InvoiceStatus;
+  orderId?: string;
+}
+
+export interface InvoiceStatusChange {
+  invoiceId: string;
+  invoiceVersion: number;
+  fromStatus: InvoiceStatus | null;
+  toStatus: InvoiceStatus;
+  actor: string;
+}
+
+/** The next number of the current year, and that day (UTC) by the database's clock. */
+export interface NextNumber {
+  number: string;
+  /** `YYYY-MM-DD`, the day the creating transaction started (UTC) */
+  today: string;
+}
+
+const ID = { column: 'i.id', property: 'id', kind: 'string' } as const;
+
+export const INVOICES: CollectionSpec = {
+  name: 'invoices',
+  key: ID,
+  defaultSort: '-createdAt',
+  sortable: {
+    id: ID,
+    createdAt: { column: 'i.created_at', property: 'createdAt', kind: 'date' },
+    updatedAt: { column: 'i.updated_at', property: 'updatedAt', kind: 'date' },
+    number: { column: 'i.number', property: 'number', kind: 'string' },
+    // a `date` column: compared with the cursor's `YYYY-MM-DD` string as a date
+    dueDate: { column: 'i.due_date', property: 'dueDate', kind: 'string' },
+    total: { column: 'i.total', property: 'total', kind: 'decimal' },
+  },
+};
+
+/** `INV-2026-000001`: the year of creation and the counter, at least six digits. */
+export const formatInvoiceNumber = (year: number, sequence: number): string =>
+  `INV-${year}-${String(sequence).padStart(6, '0')}`;
+
+/**
+ * All SQL about invoices, their lines, status history and per-year number counters. Reads
+ * take the caller: a customer's queries are scoped to its own invoices.
+ */
+@Injectable()
+export class InvoicesRepository {
+  constructor(
+    @InjectRepository(InvoiceEntity) private readonly invoices: Repository<InvoiceEntity>,
+    @InjectRepository(InvoiceStatusHistoryEntity)
+    private readonly history: Repository<InvoiceStatusHistoryEntity>,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** One invoice with its lines; null when it does not exist for `principal`. */
+  findVisibleTo(principal: Principal, id: string): Promise<InvoiceEntity | null> {
+    return this.visibleTo(principal, this.invoices.createQueryBuilder('i'))
+      .leftJoinAndSelect('i.lines', 'l')
+      .andWhere('i.id = :id', { id })
+      .orderBy('l.line_no')
+      .getOne();
+  }
+
+  async list(
+    principal: Principal,
+    filters: InvoiceFilters,
+    page: PageRequest,
+  ): Promise<Page<InvoiceEntity>> {
+    const qb = this.visibleTo(principal, this.invoices.createQueryBuilder('i'));
+    if (filters.status !== undefined) qb.andWhere('i.status = :status', filters);
+    if (filters.orderId !== undefined) qb.andWhere('i.order_id = :orderId', filters);
+    const result = await paginate(qb, INVOICES, page, this.cursors);
+    await this.attachLines(this.invoices.manager, result.items);
+    return result;
+  }
+
+  /** Status history of an invoice, oldest first. */
+  historyOf(invoiceId: string): Promise<InvoiceStatusHistoryEntity[]> {
+    return this.history.find({ where: { invoiceId }, order: { invoiceVersion: 'ASC' } });
+  }
+
+  /** The order's invoice that is not void, if any (at most one: a unique index says so). */
+  findLiveForOrder(manager: EntityManager, orderId: string): Promise<InvoiceEntity | null> {
+    return manager
+      .createQueryBuilder(InvoiceEntity, 'i')
+      .where('i.order_id = :orderId', { orderId })
+      .andWhere(`i.status <> 'void'`)
+      .getOne();
+  }
+
+  /**
+   * Takes the next number of the current year (UTC) inside the caller's transaction. The
+   * upsert locks that year's counter row until the transaction ends, so concurrent
+   * creations queue on it and each gets the next number; a transaction that rolls back
+   * gives its number back, so numbers have no gaps.
+   */
+  async nextNumber(manager: EntityManager): Promise<NextNumber> {
+    const rows: { year: number; last: number; today: string }[] = await manager.query(
+      `INSERT INTO invoice_counters AS c (year, last)
+            VALUES (extract(year FROM now() AT TIME ZONE 'UTC')::integer, 1)
+       ON CONFLICT (year) DO UPDATE SET last = c.last + 1
+       RETURNING c.year, c.last, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS today`,
+    );
+    const { year, last, today } = rows[0];
+    return { number: formatInvoiceNumber(year, last), today };
+  }
+
+  /** Inserts an invoice, its lines and the first history entry (null → its status). */
+  async insert(
+    manager: EntityManager,
+    invoice: Omit<
+      InvoiceEntity,
+      'total' | 'version' | 'createdAt' | 'updatedAt' | 'lines' | 'issuedAt' | 'paidAt'
+    >,
+    lines: Omit<InvoiceLineEntity, 'invoice'>[],
+    actor: string,
+  ): Promise<InvoiceEntity> {
+    await manager.insert(InvoiceEntity, invoice);
+    await manager.insert(InvoiceLineEntity, lines);
+    await this.appendHistory(manager, {
+      invoiceId: invoice.id,
+      invoiceVersion: 1,
+      fromStatus: null,
+      toStatus: invoice.status,
+      actor,
+    });
+    const created = await manager.findOneByOrFail(InvoiceEntity, { id: invoice.id });
+    await this.attachLines(manager, [created]);
+    return created;
+  }
+
+  /**
+   * Locks the invoice, checks If-Match, applies `change` (computed from the locked row),
+   * writes it and bumps the version; a change that changes nothing keeps the version. Null
+   * when there is no such invoice.
+   */
+  async update(
+    manager: EntityManager,
+    id: string,
+    expectedVersions: number[] | undefined,
+    change: (current: InvoiceEntity) => Partial<InvoiceEntity> | Promise<Partial<InvoiceEntity>>,
+  ): Promise<InvoiceEntity | null> {
+    const updated = await updateWithLock(manager, InvoiceEntity, 'i', {
+      keyColumn: 'i.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+      change,
+    });
+    if (!updated) return null;
+    await this.attachLines(manager, [updated]);
+    return updated;
+  }
+
+  async appendHistory(manager: EntityManager, entry: InvoiceStatusChange): Promise<void> {
+    await manager.insert(InvoiceStatusHistoryEntity, entry);
+  }
+
+  /** Loads the lines of `invoices` with one query (a page of invoices, or one). */
+  private async attachLines(manager: EntityManager, invoices: InvoiceEntity[]): Promise<void> {
+    if (invoices.length === 0) return;
+    const lines = await manager.find(InvoiceLineEntity, {
+      where: { invoiceId: In(invoices.map((i) => i.id)) },
+      order: { invoiceId: 'ASC', lineNo: 'ASC' },
+    });
+    for (const invoice of invoices) invoice.lines = lines.filter((l) => l.invoiceId === invoice.id);
+  }
+
+  /** Staff see every invoice; a customer only its own (none without a customerId). */
+  private visibleTo(
+    principal: Principal,
+    qb: SelectQueryBuilder<InvoiceEntity>,
+  ): SelectQueryBuilder<InvoiceEntity> {
+    if (principal.role !== 'customer') return qb;
+    if (principal.customerId === undefined) return qb.andWhere('false');
+    return qb.andWhere('i.customer_id = :ownCustomerId', { ownCustomerId: principal.customerId });
+  }
+}

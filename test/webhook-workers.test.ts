@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../src/config/app-config';
+import { createWorkerContext } from '../src/events/deliveries/worker-context';
+import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
+import { Outbox } from '../src/events/outbox';
+import { ORDER_TEST_ENV } from './support/order-factories';
+import {
+  createSharedDatabase,
+  SharedDatabaseApps,
+  startSharedDatabaseApps,
+} from './support/shared-database-apps';
+import { startTestAppOn, TestApp } from './support/test-app';
+import type { TestDatabase } from './support/test-database';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * API.md §10, DESIGN.md §4, §7: deliveries are shared by any number of workers on one
+ * database without an attempt ever sent twice at once, and an event committed before a
+ * crash is delivered by a worker started afterwards.
+ */
+
+const ENV = {
+  ...ORDER_TEST_ENV,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '1,1',
+};
+
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await WebhookReceiver.start();
+});
+afterAll(() => receiver?.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function register(api: TestApp, path: string): Promise<{ id: string; secret: string }> {
+  const response = await api.post('/api/v1/webhook-endpoints', {
+    url: receiver.url(path),
+    events: ['*'],
+  });
+  if (response.status !== 201) throw new Error(`${response.status} ${response.text}`);
+  return response.body as { id: string; secret: string };
+}
+
+/** Records `order.created` for a made-up order, as the orders service does, and commits. */
+async function recordOrderEvent(api: TestApp): Promise<string> {
+  const outbox = api.app.get(Outbox);
+  const event = await api.app
+    .get(DataSource)
+    .transaction((manager) =>
+      outbox.record(manager, 'order.created', { id: randomUUID(), status: 'pending', version: 1 }),
+    );
+  return event.id;
+}
+
+describe('two workers on one outbox', () => {
+  let shared: SharedDatabaseApps;
+
+  beforeAll(async () => {
+    shared = await startSharedDatabaseApps(2, ENV);
+  });
+  afterAll(() => shared?.close());
+
+  it('never send the same delivery twice, however their rounds interleave', async () => {
+    const [first, second] = shared.apps;
+    const endpoint = await register(first, '/r/concurrent');
+    const eventIds: string[] = [];
+    for (let i = 0; i < 24; i++) eventIds.push(await recordOrderEvent(i % 2 ? first : second));
+    receiver.script('/r/concurrent', () => ({ status: 200, delayMs: 20 }));
+    const workers = [first, second].map((api) => api.app.get(WebhookWorker));
+    // small batches, so the rounds of both workers overlap many times
+    for (const worker of workers) worker.tune({ claimBatch: 3, fanOutBatch: 5, concurrency: 2 });
+
+    const attemptedBy = [0, 0];
+    const deadline = Date.now() + 60_000;
+    while (receiver.receipts('/r/concurrent').length < eventIds.length && Date.now() < deadline) {
+      const rounds = await Promise.all(
+        [0, 1, 0, 1].map(async (i) => ({ i, summary: await workers[i].runOnce() })),
+      );
+      for (const { i, summary } of rounds) attemptedBy[i] += summary.attempted;
+    }
+
+    const receipts = receiver.receipts('/r/concurrent');
+    const perId = new Map<string, number>();
+    for (const receipt of receipts) {
+      const id = String(receipt.headers['webhook-id']);
+      perId.set(id, (perId.get(id) ?? 0) + 1);
+      WebhookReceiver.verify(receipt, endpoint.secret);
+    }
+    expect([...perId.keys()].sort()).toEqual([...eventIds].sort());
+    expect([...perId.values()].every((n) => n === 1)).toBe(true);
+    expect(receipts).toHaveLength(eventIds.length);
+    expect(attemptedBy[0] + attemptedBy[1]).toBe(eventIds.length);
+    expect(attemptedBy.every((n) => n > 0)).toBe(true);
+    const rows: { status: string; attempts: number; n: string }[] = await first.app
+      .get(DataSource)
+      .query(
+        `SELECT d.status, d.attempt_count AS attempts, count(a.id) AS n
+         FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+         WHERE d.endpoint_id = $1 GROUP BY d.id`,
+        [endpoint.id],
+      );
+    expect(rows).toHaveLength(eventIds.length);
+    expect(
+      rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && Number(r.n) === 1),
+    ).toBe(true);
+  });
+});
+
+describe('a process that dies after the commit', () => {
+  let database: TestDatabase;
+  let worker: INestApplicationContext | undefined;
+
+  beforeAll(async () => {
+    database = await createSharedDatabase(2);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await database?.drop();
+  });
+
+  it('has its event delivered by a worker process started afterwards', async () => {
+    const api = await startTestAppOn(database.target, ENV);
+    const endpoint = await register(api, '/r/after-restart');
+    const eventId = await recordOrderEvent(api);
+    // The app goes away with the event committed and nothing sent (WORKER=off).
+    await api.close();
+    expect(receiver.receipts('/r/after-restart')).toHaveLength(0);
+
+    // `npm run worker`: a worker process alone, polling from boot.
+    const config = AppConfig.fromEnvironment({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      WORKER: 'on',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    });
+    worker = await createWorkerContext(config, database.target);
+    expect(worker.get(WebhookWorker).running).toBe(true);
+    const deadline = Date.now() + 20_000;
+    while (receiver.receipts('/r/after-restart').length === 0 && Date.now() < deadline) {
+      await sleep(100);
+    }
+
+    const [receipt] = receiver.receipts('/r/after-restart');
+    expect(receipt.headers['webhook-id']).toBe(eventId);
+    expect(WebhookReceiver.verify(receipt, endpoint.secret)).toMatchObject({
+      id: eventId,
+      type: 'order.created',
+    });
+    await worker.close();
+    expect(worker.get(WebhookWorker).running).toBe(false);
+    worker = undefined;
+  });
+});
