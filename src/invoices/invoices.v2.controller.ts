@@ -7,7 +7,6 @@ import { Location, type SetLocation } from '../http/location.decorator';
 import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
 import { Page } from '../http/pagination/page';
 import { ResourceId } from '../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../idempotency/idempotency.openapi';
 import { InvoiceCreateDto, InvoicePatchDto } from './dto/invoice-write.dto';
 import { InvoiceV2Dto } from './dto/invoice.dto';
 import { ListInvoicesV2Dto } from './dto/list-invoices.dto';
@@ -39,7 +38,6 @@ export class InvoicesV2Controller {
     summary: CREATE_INVOICE_SUMMARY,
     description: CREATE_INVOICE_DESCRIPTION,
   })
-  @ApiIdempotencyKey()
   @ApiCreated(InvoiceV2Dto)
   async create(
     @Body() body: InvoiceCreateDto,

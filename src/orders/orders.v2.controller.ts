@@ -7,7 +7,6 @@ import { Location, type SetLocation } from '../http/location.decorator';
 import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
 import { Page } from '../http/pagination/page';
 import { ResourceId } from '../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../idempotency/idempotency.openapi';
 import { ListOrdersV2Dto } from './dto/list-orders.dto';
 import { OrderCreateDto, OrderPatchDto } from './dto/order-write.dto';
 import { OrderV2Dto } from './dto/order.dto';
@@ -37,7 +36,6 @@ export class OrdersV2Controller {
     operationId: 'createOrder',
     summary: 'Place an order: prices from the catalog, stock reserved for every line or none',
   })
-  @ApiIdempotencyKey()
   @ApiCreated(OrderV2Dto)
   async create(
     @Body() body: OrderCreateDto,

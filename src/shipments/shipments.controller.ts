@@ -7,7 +7,6 @@ import { Location, type SetLocation } from '../http/location.decorator';
 import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
 import { Page } from '../http/pagination/page';
 import { ResourceId } from '../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../idempotency/idempotency.openapi';
 import { ListShipmentsDto } from './dto/list-shipments.dto';
 import { ShipmentCreateDto, ShipmentPatchDto } from './dto/shipment-write.dto';
 import { ShipmentDto } from './dto/shipment.dto';
@@ -48,7 +47,6 @@ export class ShipmentsController {
       '(reserved stock leaves on-hand stock). An `orderId` that names no order is 422 ' +
       '`validation_failed`; an order that is not confirmed is 409 `conflict`.',
   })
-  @ApiIdempotencyKey()
   @ApiCreated(ShipmentDto)
   async create(
     @Body() body: ShipmentCreateDto,

@@ -27,7 +27,7 @@ export async function startSharedDatabaseApps(
   count: number,
   env: Record<string, string> | Record<string, string>[] = {},
 ): Promise<SharedDatabaseApps> {
-  const database = await createSharedDatabase(count);
+  const database = await sharedDatabase(count);
   const apps: TestApp[] = [];
   const close = async () => {
     for (const api of apps.reverse()) await api.close();
@@ -44,11 +44,7 @@ export async function startSharedDatabaseApps(
   return { apps: [...apps], close };
 }
 
-/**
- * A database for `connections` connections at once (one per app or worker context, each
- * with a pool of one on PGlite), dropped by the caller; what startSharedDatabaseApps uses.
- */
-export async function createSharedDatabase(connections: number): Promise<TestDatabase> {
+async function sharedDatabase(connections: number): Promise<TestDatabase> {
   if (process.env.DATABASE_URL && process.env[TEMPLATE_ENV]) return createTestDatabase();
   const db = await PGlite.create();
   const server = new PGLiteSocketServer({

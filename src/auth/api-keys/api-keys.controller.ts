@@ -11,7 +11,6 @@ import {
 } from '../../http/openapi.decorators';
 import { Page } from '../../http/pagination/page';
 import { ResourceId } from '../../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../../idempotency/idempotency.openapi';
 import { ShownOnce } from '../../idempotency/shown-once.decorator';
 import { RequirePermission } from '../auth.decorators';
 import { API_KEY_CACHE_TTL_MS } from './api-key-verifier';
@@ -49,7 +48,6 @@ export class ApiKeysController {
     description:
       'The key is in this answer only, in `key`; only its SHA-256 hash is stored. A `customer` key needs `customerId`, no other role takes one.',
   })
-  @ApiIdempotencyKey()
   @ShownOnce('key')
   @ApiCreated(ApiKeyCreatedDto)
   async create(

@@ -11,7 +11,6 @@ import {
 } from '../../http/openapi.decorators';
 import { Page } from '../../http/pagination/page';
 import { ResourceId } from '../../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../../idempotency/idempotency.openapi';
 import { ShownOnce } from '../../idempotency/shown-once.decorator';
 import { RequirePermission } from '../auth.decorators';
 import { ListOAuthClientsDto } from './dto/list-oauth-clients.dto';
@@ -47,7 +46,6 @@ export class OAuthClientsController {
     summary: 'Register an OAuth client; a confidential one gets its secret, once',
     description: CREATE_DESCRIPTION,
   })
-  @ApiIdempotencyKey()
   @ShownOnce('clientSecret')
   @ApiCreated(OAuthClientCreatedDto)
   async create(

@@ -11,7 +11,6 @@ import {
 } from '../../http/openapi.decorators';
 import { Page } from '../../http/pagination/page';
 import { ResourceId } from '../../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../../idempotency/idempotency.openapi';
 import { RequirePermission } from '../auth.decorators';
 import { UserDto } from './dto/user.dto';
 import { UserCreateDto, UserPatchDto } from './dto/user-write.dto';
@@ -41,7 +40,6 @@ export class UsersController {
     description:
       'The email must be unused (409 otherwise). The password is stored only as a scrypt hash and never returned. A customer (`roles: ["customer"]`) acts for itself: its `customerId` is its id.',
   })
-  @ApiIdempotencyKey()
   @ApiCreated(UserDto)
   async create(@Body() body: UserCreateDto, @Location() location: SetLocation): Promise<UserDto> {
     const user = await this.users.create(body);

@@ -34,7 +34,7 @@ export function documentIdempotency(doc: Document): void {
     for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
       const r = response as Json;
       if (!/^2/.test(status) || '$ref' in r) continue;
-      r.headers = { ...((r.headers as Json | undefined) ?? {}), [REPLAYED_HEADER]: REPLAYED };
+      r.headers = { ...((r.headers) ?? {}), [REPLAYED_HEADER]: REPLAYED };
     }
   }
 }

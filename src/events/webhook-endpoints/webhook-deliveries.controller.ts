@@ -4,7 +4,6 @@ import { RequirePermission } from '../../auth/auth.decorators';
 import { ApiPage, ApiResource } from '../../http/openapi.decorators';
 import { Page } from '../../http/pagination/page';
 import { ResourceId } from '../../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../../idempotency/idempotency.openapi';
 import { ApiDeliveryId, DeliveryId } from './delivery-id.param';
 import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { toWebhookDelivery } from './webhook-endpoints.mapper';
@@ -56,7 +55,6 @@ export class WebhookDeliveriesController {
       'The delivery becomes `pending` and a worker attempts it within seconds; if that attempt fails, the whole WEBHOOK_RETRY_SCHEDULE applies again. 409 while a worker is sending it or while the endpoint is disabled.',
   })
   @ApiDeliveryId()
-  @ApiIdempotencyKey()
   @HttpCode(202)
   @ApiResponse({
     status: 202,

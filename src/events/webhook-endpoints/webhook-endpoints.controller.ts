@@ -7,7 +7,6 @@ import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../../http/openapi
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { Page } from '../../http/pagination/page';
 import { ResourceId } from '../../http/resource-id.pipe';
-import { ApiIdempotencyKey } from '../../idempotency/idempotency.openapi';
 import { ShownOnce } from '../../idempotency/shown-once.decorator';
 import { WebhookEndpointDto, WebhookEndpointWithSecretDto } from './dto/webhook-endpoint.dto';
 import {
@@ -41,7 +40,6 @@ export class WebhookEndpointsController {
     description:
       'The URL must be https in production, and its host must resolve to public addresses only (not loopback, private, link-local, carrier-grade NAT, multicast or unspecified ones) unless the service runs with WEBHOOK_ALLOW_PRIVATE_URLS; otherwise 422 naming `url`. Events recorded from now on are delivered.',
   })
-  @ApiIdempotencyKey()
   @ShownOnce('secret')
   @ApiCreated(WebhookEndpointWithSecretDto)
   async create(
@@ -101,7 +99,6 @@ export class WebhookEndpointsController {
     description:
       'For 24 h (`previousSecretExpiresAt`) every delivery is signed with both the new and the previous secret: `webhook-signature` carries two space-separated `v1,` entries, so receivers that verify with either secret keep working while they switch. A second rotation within that time drops the oldest secret.',
   })
-  @ApiIdempotencyKey()
   @ShownOnce('secret')
   @HttpCode(200)
   @ApiResponse({
