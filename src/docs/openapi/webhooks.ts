@@ -31,16 +31,14 @@ export function documentEvents(full: Document): void {
   }
 }
 
-/** The resource's /api/v1 schema, by the naming the controllers use (`OrderV1Dto`). */
+/**
+ * The resource's /api/v1 schema, by the naming the controllers use: `OrderV1Dto` where
+ * the versions differ, `ShipmentDto` where one representation serves both.
+ */
 function resourceSchema(schemas: Record<string, Json>, resource: string): Json {
-  const name = `${pascal(resource)}V1Dto`;
-  if (schemas[name]) return { $ref: `#/components/schemas/${name}` };
-  // A resource without a v1 controller yet: an object, described in words.
-  return {
-    type: 'object',
-    description: `The ${resource} as /api/v1 shows it.`,
-    maxProperties: 100,
-  };
+  const name = [`${pascal(resource)}V1Dto`, `${pascal(resource)}Dto`].find((n) => schemas[n]);
+  if (!name) throw new Error(`No OpenAPI schema for the ${resource} events carry`);
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 function envelope(type: EventType, object: Json): Json {
