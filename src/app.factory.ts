@@ -34,7 +34,7 @@ export async function createApp(
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false as const,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     logger: requestLogger(config),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   };

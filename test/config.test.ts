@@ -186,3 +186,23 @@ describe('the built entry point', () => {
     },
   );
 });
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy by default', () => {
+    expect(AppConfig.fromEnvironment({}).trustProxy).toBe(false);
+  });
+
+  it('takes true, or a list of addresses, CIDRs and named ranges', () => {
+    expect(AppConfig.fromEnvironment({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(
+      AppConfig.fromEnvironment({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy,
+    ).toEqual(['loopback', '10.0.0.0/8', '::1']);
+  });
+
+  it.each(['2', 'example.com', '10.0.0.0/8/1', 'loopback,,'])(
+    'refuses %p naming TRUST_PROXY',
+    (value) => {
+      expect(() => AppConfig.fromEnvironment({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
+});

@@ -1,6 +1,7 @@
 // class-transformer and class-validator read decorator metadata; scripts load this file
 // without Nest, which would otherwise import reflect-metadata first.
 import 'reflect-metadata';
+import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parseAuthIssuers, TrustedIssuerConfig } from './auth-issuers';
@@ -32,6 +33,8 @@ export class AppConfig {
   readonly apiV1Sunset: Date | undefined;
   readonly worker: boolean;
   readonly logLevel: string;
+  /** Fastify's `trustProxy`: which peers' X-Forwarded-* headers are believed. */
+  readonly trustProxy: boolean | string[];
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV as AppConfig['env'];
@@ -49,6 +52,7 @@ export class AppConfig {
     this.webhookAllowPrivateUrls = vars.WEBHOOK_ALLOW_PRIVATE_URLS;
     this.worker = vars.WORKER === 'on';
     this.logLevel = vars.LOG_LEVEL;
+    this.trustProxy = AppConfig.trustProxyFrom(vars.TRUST_PROXY);
     this.tls = AppConfig.tlsFrom(vars);
     this.apiV1Sunset = AppConfig.dateFrom('API_V1_SUNSET', vars.API_V1_SUNSET);
     this.authIssuers = AppConfig.issuersFrom(vars.AUTH_ISSUERS);
@@ -71,6 +75,28 @@ export class AppConfig {
       throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
     }
     return new AppConfig(vars);
+  }
+
+  private static trustProxyFrom(value: string): AppConfig['trustProxy'] {
+    if (value === 'true' || value === 'false') return value === 'true';
+    const parts = value.split(',').map((part) => part.trim());
+    const named = ['loopback', 'linklocal', 'uniquelocal'];
+    const valid = (part: string) => {
+      const [address, bits, extra] = part.split('/');
+      return (
+        named.includes(part) ||
+        (isIP(address) !== 0 &&
+          extra === undefined &&
+          (bits === undefined || /^\d{1,3}$/.test(bits)))
+      );
+    };
+    const bad = parts.find((part) => !valid(part));
+    if (bad !== undefined) {
+      throw new ConfigError(
+        `Invalid configuration:\n  TRUST_PROXY: "${bad}" is not an address, CIDR or known name`,
+      );
+    }
+    return parts;
   }
 
   private static tlsFrom(vars: EnvironmentVariables): AppConfig['tls'] {

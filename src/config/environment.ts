@@ -94,4 +94,17 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /**
+   * Which proxies may set X-Forwarded-For/-Proto/-Host (client IP for rate limits, origin
+   * of absolute links): `false` (default: none), `true` (any: only behind a proxy that
+   * overwrites them), or a comma list of addresses, CIDRs and the names
+   * `loopback`, `linklocal`, `uniquelocal`.
+   */
+  @IsOptional()
+  @Matches(/^(true|false|[0-9A-Za-z.:/]+(,\s*[0-9A-Za-z.:/]+)*)$/, {
+    message:
+      'must be true, false, or a comma list of addresses, CIDRs or loopback/linklocal/uniquelocal',
+  })
+  TRUST_PROXY: string = 'false';
 }

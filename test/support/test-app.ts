@@ -66,6 +66,8 @@ export async function startTestAppOn(
     LOG_LEVEL: 'silent',
     BOOTSTRAP_API_KEY: ADMIN_KEY,
     WORKER: 'off',
+    // test clients stand in for a proxy on this host (rate-limit tests send X-Forwarded-For)
+    TRUST_PROXY: 'loopback',
     ...env,
   });
   const app = await createApp(config, target);

@@ -158,8 +158,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
         users: this.users,
       }),
     );
-    // Fastify trusts the proxy (X-Forwarded-*), so the provider does too.
-    provider.proxy = true;
+    // Believe X-Forwarded-* exactly when Fastify does (TRUST_PROXY); Koa knows only on/off.
+    provider.proxy = this.config.trustProxy !== false;
     compareHashedClientSecrets(provider);
     provider.on('server_error', (_ctx: unknown, error: unknown) => {
       this.logger.error({ err: error }, 'OAuth server error');
