@@ -22,12 +22,13 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     const parts = name.split('/').pop().split('-');
     const os = OS.find((o) => parts.includes(o));
     const cpu = CPU.find((c) => parts.includes(c));
+    // keys in the order npm writes them, so a later `npm install` leaves the file alone
     lock.packages[target] = {
       version,
+      ...(cpu ? { cpu: [cpu] } : {}),
       ...(entry.dev ? { dev: true } : {}),
       optional: true,
       ...(os ? { os: [os] } : {}),
-      ...(cpu ? { cpu: [cpu] } : {}),
     };
     added += 1;
   }
