@@ -17,6 +17,8 @@ import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
 import { registerSecurityHeaders } from './http/security-headers';
 import { appLogger, requestLogger } from './logging';
+import { Metrics } from './metrics/metrics';
+import { registerMetricsHooks } from './metrics/metrics.hooks';
 import { registerRateLimitHooks } from './rate-limit/rate-limit.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
@@ -73,6 +75,8 @@ export async function createApp(
   // The built-in authorization server on /oauth, after the CORS and security-header hooks.
   app.get(OAuthServer).attach(fastify);
   registerRateLimitHooks(fastify, app.get(RateLimiter), config);
+  // request count and latency by route pattern and status, for GET /metrics
+  registerMetricsHooks(fastify, app.get(Metrics));
 
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);

@@ -17,6 +17,7 @@ import type { RouteTable } from './http/route-table';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { MetricsEndpointModule } from './metrics/metrics.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductsModule } from './products/products.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -48,6 +49,7 @@ export class AppModule {
         OutboxModule,
         HealthModule,
         DocsModule,
+        MetricsEndpointModule,
         ProductsModule,
         InventoryModule,
         OrdersModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MetricsModule } from '../../metrics/metrics.module';
 import { WebhookEndpointEntity } from '../webhook-endpoints/webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from '../webhook-endpoints/webhook-endpoints.repository';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
@@ -15,6 +16,7 @@ import { WebhookWorker } from './webhook-worker';
 @Module({
   imports: [
     TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity]),
+    MetricsModule,
   ],
   providers: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookWorker],
   exports: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookWorker],

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { v4 as uuidv4 } from 'uuid';
 import { AppConfig } from '../../config/app-config';
+import { Metrics } from '../../metrics/metrics';
 import { toEventEnvelope } from '../event-envelope';
 import type { EventEntity } from '../event.entity';
 import { resolveWebhookHost, UrlRefused } from '../webhook-endpoints/url-policy';
@@ -85,6 +86,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -232,9 +234,11 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
         this.recordPolicy(outcome),
       );
       if (!recorded) {
+        this.metrics.recordWebhookDelivery('lost');
         this.logger.warn(`delivery ${claim.id}: lease lost before the attempt was recorded`);
         return 'lost';
       }
+      this.metrics.recordWebhookDelivery(recorded.result.status);
       if (recorded.endpointDisabled) {
         this.logger.warn(
           `endpoint ${claim.endpointId} disabled after attempt ${recorded.attemptNo} of delivery ${claim.id}`,
@@ -246,6 +250,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
         `delivery ${claim.id}: attempt not recorded: ${(error as Error).message}`,
         (error as Error).stack,
       );
+      this.metrics.recordWebhookDelivery('lost');
       return 'lost';
     }
     return ok ? 'succeeded' : 'failed';

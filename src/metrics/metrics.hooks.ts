@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from './metrics';
+
+export const METRICS_PATH = '/metrics';
+/** The route label of a request no route matched (404, 405): one series, not one per URL. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Counts every answer and its latency by the ROUTE PATTERN (`/api/v1/products/:id`),
+ * never the URL, so the number of series stays bounded. Scrapes are not counted.
+ */
+export function registerMetricsHooks(fastify: FastifyInstance, metrics: Metrics): void {
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route === METRICS_PATH) return;
+    metrics.recordHttp(
+      request.method,
+      route ?? UNMATCHED_ROUTE,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
+import { Outbox } from '../src/events/outbox';
+import { createProduct } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/** API.md §12: Prometheus metrics, public, by route pattern and status. */
+
+let api: TestApp;
+
+beforeAll(async () => {
+  api = await startTestApp();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** The value of the one sample `name{labels}` in `text`, whatever the label order. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries(
+      [...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('metrics', () => {
+  it('counts requests by route pattern and status, without credentials', async () => {
+    const product = await createProduct(api);
+    expect((await api.get(`/api/v1/products/${product.id}`)).status).toBe(200);
+    expect((await api.get(`/api/v1/products/${UNKNOWN_ID}`)).status).toBe(404);
+    expect((await api.get('/api/v1/no-such-route/42')).status).toBe(404);
+
+    const response = await api.get('/metrics', { auth: false });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = response.text;
+    expect(text).toContain('# TYPE http_requests_total counter');
+    const byId = { method: 'GET', route: '/api/v1/products/:id' };
+    expect(sample(text, 'http_requests_total', { ...byId, status: '200' })).toBe(1);
+    expect(sample(text, 'http_requests_total', { ...byId, status: '404' })).toBe(1);
+    expect(
+      sample(text, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+    ).toBe(1);
+    // the URL itself never becomes a label
+    expect(text).not.toContain(product.id);
+    expect(text).not.toContain('no-such-route');
+
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(
+      sample(text, 'http_request_duration_seconds_bucket', { ...byId, status: '200', le: '+Inf' }),
+    ).toBe(1);
+    expect(sample(text, 'http_request_duration_seconds_count', { ...byId, status: '404' })).toBe(1);
+
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toContain('# TYPE webhook_deliveries_total counter');
+    expect(sample(text, 'db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('does not count its own scrapes and is not rate-limited', async () => {
+    await api.get('/metrics', { auth: false });
+    const response = await api.get('/metrics', { auth: false });
+
+    expect(response.text).not.toMatch(/route="\/metrics"/);
+    expect(response.headers.has('ratelimit')).toBe(false);
+    expect(response.headers.has('x-ratelimit-limit')).toBe(false);
+  });
+
+  it('is not in the OpenAPI documents', async () => {
+    for (const version of ['v1', 'v2']) {
+      const document = await api.get(`/docs/${version}/openapi.json`, { auth: false });
+      expect(document.status).toBe(200);
+      expect(Object.keys(document.body.paths)).not.toContain('/metrics');
+    }
+  });
+
+  it('refuses a write to /metrics with 405 and Allow', async () => {
+    const response = await api.request('POST', '/metrics', { auth: false, body: {} });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toMatch(/GET/);
+  });
+});
+
+describe('webhook delivery metrics', () => {
+  let hooks: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    hooks = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  });
+
+  afterAll(async () => {
+    await hooks?.close();
+    await receiver?.close();
+  });
+
+  it('counts each recorded attempt by its outcome', async () => {
+    for (const path of ['/ok', '/gone']) {
+      const response = await hooks.post('/api/v1/webhook-endpoints', {
+        url: receiver.url(path),
+        events: ['*'],
+      });
+      expect(response.status).toBe(201);
+    }
+    receiver.script('/gone', () => ({ status: 410 }));
+    const outbox = hooks.app.get(Outbox);
+    await hooks.app.get(DataSource).transaction((manager) =>
+      outbox.record(manager, 'order.created', {
+        id: randomUUID(),
+        status: 'pending',
+        version: 1,
+      }),
+    );
+
+    const round = await hooks.app.get(WebhookWorker).runOnce();
+    expect(round.attempted).toBe(2);
+
+    const text = (await hooks.get('/metrics', { auth: false })).text;
+    expect(sample(text, 'webhook_deliveries_total', { outcome: 'succeeded' })).toBe(1);
+    expect(sample(text, 'webhook_deliveries_total', { outcome: 'dead' })).toBe(1);
+  });
+});
