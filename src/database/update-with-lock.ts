@@ -26,17 +26,8 @@ export async function updateWithLock<E extends ObjectLiteral & { version: number
   alias: string,
   update: LockedUpdate<E>,
 ): Promise<E | null> {
-  const select = () =>
-    manager
-      .createQueryBuilder(entity, alias)
-      .where(`${update.keyColumn} = :key`, { key: update.key });
-  const locking = select();
-  if (update.archivable !== false) locking.andWhere(`${alias}.archived_at IS NULL`);
-  const current = await locking.setLock('pessimistic_write').getOne();
+  const current = await lockForWrite(manager, entity, alias, update);
   if (!current) return null;
-  if (update.expectedVersions && !update.expectedVersions.includes(current.version)) {
-    throw new PreconditionFailedProblem();
-  }
   const change = await update.change(current);
   // A write that changes nothing is no change: the version stays (API.md §3).
   if (
@@ -44,13 +35,64 @@ export async function updateWithLock<E extends ObjectLiteral & { version: number
   ) {
     return current;
   }
+  const key = { key: update.key };
   await manager
     .createQueryBuilder()
     .update(entity)
     .set(change)
-    .where(`${update.keyColumn.split('.')[1]} = :key`, { key: update.key })
+    .where(`${update.keyColumn.split('.')[1]} = :key`, key)
     .execute();
-  return select().getOneOrFail();
+  return manager
+    .createQueryBuilder(entity, alias)
+    .where(`${update.keyColumn} = :key`, key)
+    .getOneOrFail();
+}
+
+/** Which row to lock, and the `If-Match` versions it must have. */
+export type LockTarget = Omit<LockedUpdate<never>, 'change'> & {
+  /** an extra SQL condition a row must meet to count, e.g. `k.revoked_at IS NULL` */
+  condition?: string;
+};
+
+/**
+ * Reads the row `FOR UPDATE` and checks `If-Match` against its version: the first half
+ * of every guarded write (update, delete, revoke). Null when no row matches.
+ */
+export async function lockForWrite<E extends ObjectLiteral & { version: number }>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  alias: string,
+  target: LockTarget,
+): Promise<E | null> {
+  const query = manager
+    .createQueryBuilder(entity, alias)
+    .where(`${target.keyColumn} = :key`, { key: target.key });
+  if (target.archivable !== false) query.andWhere(`${alias}.archived_at IS NULL`);
+  if (target.condition) query.andWhere(target.condition);
+  const current = await query.setLock('pessimistic_write').getOne();
+  if (current && target.expectedVersions && !target.expectedVersions.includes(current.version)) {
+    throw new PreconditionFailedProblem();
+  }
+  return current;
+}
+
+/** Deletes the row under its lock once `If-Match` holds; returns it, or null when absent. */
+export async function deleteWithLock<E extends ObjectLiteral & { version: number }>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  alias: string,
+  target: LockTarget,
+): Promise<E | null> {
+  const current = await lockForWrite(manager, entity, alias, target);
+  if (current) {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(entity)
+      .where(`${target.keyColumn.split('.')[1]} = :key`, { key: target.key })
+      .execute();
+  }
+  return current;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

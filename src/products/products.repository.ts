@@ -1,6 +1,7 @@
+import { violates } from '../database/constraint-violation';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { updateWithLock } from '../database/update-with-lock';
 import { ConflictProblem } from '../http/problem';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -90,9 +91,7 @@ export class ProductsRepository {
   }
 
   private skuTaken(error: unknown, sku: string | undefined): ConflictProblem | undefined {
-    const driverError = (error as QueryFailedError & { driverError?: { constraint?: string } })
-      .driverError;
-    if (error instanceof QueryFailedError && driverError?.constraint === 'products_sku_unique') {
+    if (violates(error, 'products_sku_unique')) {
       return new ConflictProblem(`sku ${sku} is already used by another product.`);
     }
     return undefined;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { PreconditionFailedProblem } from '../../http/problem';
+import { lockForWrite } from '../../database/update-with-lock';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -93,16 +93,14 @@ export class ApiKeysRepository {
     id: string,
     expectedVersions: number[] | undefined,
   ): Promise<ApiKeyEntity | null> {
-    const current = await manager
-      .createQueryBuilder(ApiKeyEntity, 'k')
-      .where('k.id = :id', { id })
-      .andWhere('k.revoked_at IS NULL')
-      .setLock('pessimistic_write')
-      .getOne();
+    const current = await lockForWrite(manager, ApiKeyEntity, 'k', {
+      keyColumn: 'k.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+      condition: 'k.revoked_at IS NULL',
+    });
     if (!current) return null;
-    if (expectedVersions && !expectedVersions.includes(current.version)) {
-      throw new PreconditionFailedProblem();
-    }
     await manager
       .createQueryBuilder()
       .update(ApiKeyEntity)

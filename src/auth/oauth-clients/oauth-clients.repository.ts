@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { updateWithLock } from '../../database/update-with-lock';
-import { PreconditionFailedProblem } from '../../http/problem';
+import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -70,16 +69,11 @@ export class OAuthClientsRepository {
     id: string,
     expectedVersions: number[] | undefined,
   ): Promise<OAuthClientEntity | null> {
-    const current = await manager
-      .createQueryBuilder(OAuthClientEntity, 'c')
-      .where('c.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getOne();
-    if (!current) return null;
-    if (expectedVersions && !expectedVersions.includes(current.version)) {
-      throw new PreconditionFailedProblem();
-    }
-    await manager.delete(OAuthClientEntity, { id });
-    return current;
+    return deleteWithLock(manager, OAuthClientEntity, 'c', {
+      keyColumn: 'c.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+    });
   }
 }

@@ -1,8 +1,9 @@
+import { violates } from '../../database/constraint-violation';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
-import { updateWithLock } from '../../database/update-with-lock';
-import { ConflictProblem, PreconditionFailedProblem } from '../../http/problem';
+import { EntityManager, Repository } from 'typeorm';
+import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
+import { ConflictProblem } from '../../http/problem';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -86,24 +87,18 @@ export class UsersRepository {
     id: string,
     expectedVersions: number[] | undefined,
   ): Promise<boolean> {
-    const current = await manager
-      .createQueryBuilder(UserEntity, 'u')
-      .where('u.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getOne();
-    if (!current) return false;
-    if (expectedVersions && !expectedVersions.includes(current.version)) {
-      throw new PreconditionFailedProblem();
-    }
-    await manager.delete(UserEntity, { id });
-    return true;
+    const deleted = await deleteWithLock(manager, UserEntity, 'u', {
+      keyColumn: 'u.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+    });
+    return deleted !== null;
   }
 }
 
 function emailTaken(error: unknown, email?: string): ConflictProblem | undefined {
-  const driverError = (error as QueryFailedError & { driverError?: { constraint?: string } })
-    .driverError;
-  if (error instanceof QueryFailedError && driverError?.constraint === 'users_email_unique') {
+  if (violates(error, 'users_email_unique')) {
     return new ConflictProblem(
       email
         ? `${email} is already the email of another user.`

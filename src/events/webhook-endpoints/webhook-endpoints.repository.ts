@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { updateWithLock } from '../../database/update-with-lock';
+import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
 import { paginate, PageRequest } from '../../http/pagination/paginate';
-import { PreconditionFailedProblem } from '../../http/problem';
 import { rowsOf } from '../deliveries/sql';
 import { DisabledReason, WebhookEndpointEntity } from './webhook-endpoint.entity';
 
@@ -74,17 +73,13 @@ export class WebhookEndpointsRepository {
     id: string,
     expectedVersions: number[] | undefined,
   ): Promise<boolean> {
-    const current = await manager
-      .createQueryBuilder(WebhookEndpointEntity, 'w')
-      .where('w.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getOne();
-    if (!current) return false;
-    if (expectedVersions && !expectedVersions.includes(current.version)) {
-      throw new PreconditionFailedProblem();
-    }
-    await manager.delete(WebhookEndpointEntity, { id });
-    return true;
+    const deleted = await deleteWithLock(manager, WebhookEndpointEntity, 'w', {
+      keyColumn: 'w.id',
+      key: id,
+      expectedVersions,
+      archivable: false,
+    });
+    return deleted !== null;
   }
 
   /** A successful attempt ends a failing streak. */
