@@ -20,8 +20,9 @@ interface SortTerm {
 
 /**
  * The one paginator (API.md §4). Cursor pages are keyset pages on (sort fields…, key), so
- * page 50,000 costs what page 1 costs; the v1 `page` style is a plain offset. `total`
- * counts the same filtered query. The query builder arrives with its filters applied.
+ * page 50,000 costs what page 1 costs; the v1 `page` style is an offset. `total` counts
+ * the same filtered query, at the same time as the page is read. The query builder
+ * arrives with its filters applied and without joins that multiply rows.
  */
 export async function paginate<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
@@ -37,14 +38,14 @@ export async function paginate<E extends ObjectLiteral>(
   const limit = request.limit ?? DEFAULT_LIMIT;
   const terms = parseSort(spec, request.sort ?? spec.defaultSort);
   const sortKey = terms.map((t) => (t.descending ? '-' : '') + t.name).join(',');
-  const total = await qb.clone().getCount();
+  const counting = countRows(qb);
 
   if (request.page !== undefined) {
     const page = request.page;
-    const items = await orderBy(qb.clone(), terms, false)
-      .offset((page - 1) * limit)
-      .limit(limit)
-      .getMany();
+    const [total, items] = await Promise.all([
+      counting,
+      offsetPage(qb, spec, terms, (page - 1) * limit, limit),
+    ]);
     return new Page(
       items,
       total,
@@ -65,7 +66,7 @@ export async function paginate<E extends ObjectLiteral>(
   const backward = cursor?.d === 'b';
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
   if (cursor) applyKeyset(query, terms, cursor.k, backward);
-  const rows = await query.getMany();
+  const [total, rows] = await Promise.all([counting, query.getMany()]);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   if (backward) items.reverse();
@@ -91,6 +92,35 @@ export async function paginate<E extends ObjectLiteral>(
     hasNext && last ? boundary(last, 'a') : null,
     hasPrev && first ? boundary(first, 'b') : null,
   );
+}
+
+/**
+ * COUNT(*) of the filtered rows. TypeORM's getCount() counts DISTINCT ids, which makes
+ * PostgreSQL sort or hash every matching key: twice the time at a million rows.
+ */
+async function countRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): Promise<number> {
+  const row = await qb.clone().select('COUNT(*)', 'total').orderBy().getRawOne<{ total: string }>();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * An offset page as a deferred join: the offset walks the keys alone (an index-only scan
+ * of the sort's index), and only the page's own rows are read from the table, so page
+ * 2,501 skips 50,000 index entries instead of fetching 50,000 rows.
+ */
+function offsetPage<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  spec: CollectionSpec,
+  terms: SortTerm[],
+  offset: number,
+  limit: number,
+): Promise<E[]> {
+  const keys = orderBy(qb.clone().select(spec.key.column), terms, false)
+    .offset(offset)
+    .limit(limit);
+  return orderBy(qb.clone(), terms, false)
+    .andWhere(`${spec.key.column} IN (${keys.getQuery()})`)
+    .getMany();
 }
 
 function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {

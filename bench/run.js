@@ -1,0 +1,408 @@
+'use strict';
+/**
+ * `npm run bench`: the API against a bare Fastify + pg baseline, side by side, on loopback.
+ *
+ * 1. A benchmark database (BENCH_DATABASE_URL) is created, migrated and seeded with
+ *    BENCH_PRODUCTS products, unless it already holds that seed.
+ * 2. The built API (dist/main.js, NODE_ENV=production, Redis rate limits on, ETags on) and
+ *    bench/baseline.js start next to each other.
+ * 3. Each scenario runs against both, interleaved, BENCH_ROUNDS times (the order of the two
+ *    alternates), each run BENCH_DURATION seconds of autocannon after a short warm-up.
+ * 4. A table and bench/results/<time>.json (plus latest.json) give req/s, p50, p99 and
+ *    the ratio to the baseline; the issue's targets are checked and the stock invariant
+ *    (no oversell) is verified after the order scenario.
+ */
+const { fork, spawn } = require('node:child_process');
+const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { randomUUID } = require('node:crypto');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { isSeeded, seed, stockedSkus } = require('./seed');
+const { checkTargets } = require('./targets');
+
+const ROOT = join(__dirname, '..');
+const env = {
+  products: Number(process.env.BENCH_PRODUCTS ?? 1_000_000),
+  duration: Number(process.env.BENCH_DURATION ?? 10),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+  databaseUrl:
+    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/commerce_bench',
+  redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  appPort: Number(process.env.BENCH_APP_PORT ?? 3801),
+  baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3802),
+};
+const API_KEY = `bench-${randomUUID()}`;
+const DEEP = 50_000;
+const CATEGORY = 'category-3';
+const log = (message) => console.log(`[bench] ${message}`);
+
+async function main() {
+  await prepareDatabase();
+  const db = new Client({ connectionString: env.databaseUrl });
+  await db.connect();
+  const children = [];
+  try {
+    const app = startApp();
+    children.push(app);
+    const baseline = fork(join(__dirname, 'baseline.js'), [], {
+      env: { ...process.env, DATABASE_URL: env.databaseUrl, PORT: String(env.baselinePort) },
+    });
+    children.push(baseline);
+    await Promise.all([waitForApp(), new Promise((ok) => baseline.once('message', ok))]);
+    log('API and baseline are up');
+
+    const fixtures = await loadFixtures(db);
+    const results = [];
+    for (const scenario of scenarios(fixtures)) {
+      results.push(await runScenario(scenario));
+    }
+    const oversell = await checkStock(db);
+    const rssMb = residentMb(app.pid);
+    const report = {
+      at: new Date().toISOString(),
+      machine: machine(),
+      settings: { ...env, databaseUrl: undefined, redisUrl: undefined },
+      results,
+      stock: oversell,
+      apiRssMbAfterRun: rssMb,
+    };
+    report.targets = checkTargets(report);
+    print(report);
+    const folder = join(__dirname, 'results');
+    mkdirSync(folder, { recursive: true });
+    const json = JSON.stringify(report, null, 2);
+    writeFileSync(join(folder, `${report.at.replace(/[:.]/g, '-')}.json`), json);
+    writeFileSync(join(folder, 'latest.json'), json);
+    log(`results written to bench/results/latest.json`);
+    process.exitCode = report.targets.every((t) => t.met) && oversell.ok ? 0 : 1;
+  } finally {
+    await db.end();
+    for (const child of children) child.kill('SIGTERM');
+  }
+}
+
+/** Creates the database when missing and (re)seeds it when it holds another seed. */
+async function prepareDatabase() {
+  const url = new URL(env.databaseUrl);
+  const name = url.pathname.slice(1);
+  const admin = new Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+  });
+  await admin.connect();
+  try {
+    const exists =
+      (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    if (exists) {
+      const db = new Client({ connectionString: env.databaseUrl });
+      await db.connect();
+      const ready = await isSeeded(db, env.products);
+      await db.end();
+      if (ready) return log(`database ${name} already holds ${env.products} products`);
+      await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+    }
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  await run('node', ['dist/src/database/migrate.js'], { DATABASE_URL: env.databaseUrl });
+  const db = new Client({ connectionString: env.databaseUrl });
+  await db.connect();
+  try {
+    const started = Date.now();
+    await seed(db, env.products, log);
+    log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await db.end();
+  }
+}
+
+function startApp() {
+  const app = spawn('node', ['dist/main.js'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(env.appPort),
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: env.redisUrl,
+      BOOTSTRAP_API_KEY: API_KEY,
+      // Rate limiting stays on (counted in Redis on every request), with room for the run.
+      RATE_LIMIT_PER_HOUR: '1000000000',
+      WORKER: 'off',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    },
+  });
+  app.once('exit', (code) => {
+    if (code !== null && code !== 0) log(`API exited with ${code}`);
+  });
+  return app;
+}
+
+async function waitForApp() {
+  for (let i = 0; i < 120; i += 1) {
+    const ok = await fetch(`http://127.0.0.1:${env.appPort}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the API did not become ready');
+}
+
+async function loadFixtures(db) {
+  const { rows } = await db.query(
+    `SELECT id FROM products TABLESAMPLE SYSTEM (1) WHERE archived_at IS NULL LIMIT 10000`,
+  );
+  const ids = rows.map((r) => r.id);
+  const skus = await stockedSkus(db);
+
+  // The API's own cursor 50,000 items deep, reached by following `next` links.
+  let url = `/api/v2/products?category=${CATEGORY}&limit=100`;
+  for (let seen = 0; seen < DEEP; seen += 100) {
+    const page = await getJson(url);
+    url = new URL(page.pagination.next).pathname + new URL(page.pagination.next).search;
+  }
+  const appCursor = new URL(url, 'http://x').searchParams.get('cursor');
+  const { rows: deep } = await db.query(
+    `SELECT created_at, id FROM products WHERE category = $1 AND archived_at IS NULL
+     ORDER BY created_at DESC, id DESC OFFSET ${DEEP - 1} LIMIT 1`,
+    [CATEGORY],
+  );
+  const baselineCursor = Buffer.from(`${deep[0].created_at.toISOString()},${deep[0].id}`).toString(
+    'base64url',
+  );
+  log(`fixtures: ${ids.length} product ids, ${skus.length} stocked skus, cursors ${DEEP} deep`);
+  return { ids, skus, appCursor, baselineCursor };
+}
+
+async function getJson(path) {
+  const response = await fetch(`http://127.0.0.1:${env.appPort}${path}`, {
+    headers: { 'x-api-key': API_KEY },
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+function orderBody(skus) {
+  const lines = new Map();
+  const count = 1 + Math.floor(Math.random() * 3);
+  while (lines.size < count) lines.set(pick(skus), 1 + Math.floor(Math.random() * 2));
+  return JSON.stringify({
+    customerId: `bench-${Math.floor(Math.random() * 1000)}`,
+    lines: [...lines].map(([sku, quantity]) => ({ sku, quantity })),
+    shippingAddress: {
+      name: 'Bench',
+      line1: '1 Loop Road',
+      city: 'Berlin',
+      postalCode: '10115',
+      country: 'DE',
+    },
+  });
+}
+
+/**
+ * Each scenario: a request for the API and one for the baseline, the connections it runs
+ * at and the status every response must have.
+ */
+function scenarios({ ids, skus, appCursor, baselineCursor }) {
+  const get = (path) => ({ method: 'GET', path });
+  const list = `category=${CATEGORY}&limit=20`;
+  return [
+    {
+      name: 'product by id',
+      connections: 50,
+      status: 200,
+      api: () => get(`/api/v2/products/${pick(ids)}`),
+      baseline: () => get(`/products/${pick(ids)}`),
+    },
+    {
+      name: '304 revalidation',
+      connections: 50,
+      status: 304,
+      headers: { 'if-none-match': '"1"' },
+      api: () => get(`/api/v2/products/${pick(ids)}`),
+      baseline: () => get(`/products/${pick(ids)}`),
+    },
+    {
+      name: 'list page 1 + total',
+      connections: 10,
+      status: 200,
+      api: () => get(`/api/v2/products?${list}`),
+      baseline: () => get(`/products?${list}`),
+    },
+    {
+      name: `list cursor ${DEEP} deep`,
+      connections: 10,
+      status: 200,
+      api: () => get(`/api/v2/products?${list}&cursor=${appCursor}`),
+      baseline: () => get(`/products?${list}&cursor=${baselineCursor}`),
+    },
+    {
+      name: `list page ${DEEP / 20 + 1} (offset)`,
+      connections: 10,
+      status: 200,
+      api: () => get(`/api/v1/products?${list}&page=${DEEP / 20 + 1}`),
+      baseline: () => get(`/products?${list}&page=${DEEP / 20 + 1}`),
+    },
+    {
+      name: 'create order',
+      connections: 50,
+      status: 201,
+      api: () => ({
+        method: 'POST',
+        path: '/api/v2/orders',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: orderBody(skus),
+      }),
+      baseline: () => ({
+        method: 'POST',
+        path: '/orders',
+        headers: { 'content-type': 'application/json' },
+        body: orderBody(skus),
+      }),
+    },
+  ];
+}
+
+async function runScenario(scenario) {
+  const targets = {
+    api: { port: env.appPort, request: scenario.api, headers: { 'x-api-key': API_KEY } },
+    baseline: { port: env.baselinePort, request: scenario.baseline, headers: {} },
+  };
+  const runs = { api: [], baseline: [] };
+  for (const name of ['api', 'baseline']) await load(scenario, targets[name], 2); // warm-up
+  for (let round = 0; round < env.rounds; round += 1) {
+    const order = round % 2 === 0 ? ['api', 'baseline'] : ['baseline', 'api'];
+    for (const name of order) runs[name].push(await load(scenario, targets[name], env.duration));
+  }
+  const api = summarize(runs.api);
+  const baseline = summarize(runs.baseline);
+  const result = {
+    scenario: scenario.name,
+    connections: scenario.connections,
+    api,
+    baseline,
+    ratio: { rps: round2(api.rps / baseline.rps), p50: round2(api.p50 / baseline.p50) },
+  };
+  log(
+    `${scenario.name}: API ${api.rps} req/s p50 ${api.p50} ms p99 ${api.p99} ms; ` +
+      `baseline ${baseline.rps} req/s; ratio ${result.ratio.rps}`,
+  );
+  return result;
+}
+
+async function load(scenario, target, seconds) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections: scenario.connections,
+    duration: seconds,
+    headers: { ...target.headers, ...scenario.headers },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = target.request();
+          return { ...request, ...next, headers: { ...request.headers, ...next.headers } };
+        },
+      },
+    ],
+  });
+  const expected = result.statusCodeStats[scenario.status]?.count ?? 0;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    unexpected: result.requests.total - expected + result.errors + result.timeouts,
+  };
+}
+
+function summarize(runs) {
+  const mean = (key) => runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+  return {
+    rps: Math.round(mean('rps')),
+    p50: round2(mean('p50')),
+    p99: round2(mean('p99')),
+    requests: runs.reduce((sum, run) => sum + run.requests, 0),
+    unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
+  };
+}
+
+/** No oversell: every SKU's reservations equal its pending order lines and fit its stock. */
+async function checkStock(db) {
+  // Orders in these statuses hold reservations (src/orders/order-status.ts); the bench
+  // only creates pending ones.
+  const { rows } = await db.query(`
+    SELECT i.sku
+    FROM inventory_items i
+    LEFT JOIN (
+      SELECT l.sku, sum(l.quantity) AS quantity
+      FROM order_lines l JOIN orders o ON o.id = l.order_id
+      WHERE o.status IN ('pending', 'confirmed')
+      GROUP BY l.sku
+    ) ordered ON ordered.sku = i.sku
+    WHERE i.quantity_reserved > i.quantity_on_hand
+       OR i.quantity_reserved <> coalesce(ordered.quantity, 0)`);
+  const { rows: orders } = await db.query('SELECT count(*)::int AS n FROM orders');
+  return { ok: rows.length === 0, mismatchedSkus: rows.length, orders: orders[0].n };
+}
+
+function residentMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+}
+
+function machine() {
+  const os = require('node:os');
+  return {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
+}
+
+function print(report) {
+  const rows = report.results.map((r) => ({
+    scenario: r.scenario,
+    conns: r.connections,
+    'API req/s': r.api.rps,
+    'API p50': r.api.p50,
+    'API p99': r.api.p99,
+    'base req/s': r.baseline.rps,
+    'base p50': r.baseline.p50,
+    'base p99': r.baseline.p99,
+    'req/s ratio': r.ratio.rps,
+    unexpected: r.api.unexpected + r.baseline.unexpected,
+  }));
+  console.table(rows);
+  console.table(report.targets);
+  log(
+    `stock: ${report.stock.ok ? 'no oversell' : `${report.stock.mismatchedSkus} SKUs inconsistent`} across ${report.stock.orders} orders`,
+  );
+  log(`API RSS after the run: ${report.apiRssMbAfterRun} MB`);
+}
+
+const round2 = (n) => Math.round(n * 100) / 100;
+
+function run(command, args, extraEnv) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...extraEnv },
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')}: ${code}`)),
+    );
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
