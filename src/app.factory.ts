@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { DOCS_CLIENT_ID, docsRedirectUri } from './auth/oauth/oauth-client-metadata';
@@ -12,17 +12,23 @@ import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { registerCors } from './http/cors';
+import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
 import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
 import { registerSecurityHeaders } from './http/security-headers';
-import { appLogger, requestLogger } from './logging';
+import { appLogger, LogDestination, requestLogging } from './logging';
 import { Metrics } from './metrics/metrics';
 import { registerMetricsHooks } from './metrics/metrics.hooks';
 import { registerRateLimitHooks } from './rate-limit/rate-limit.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  /** where the request log goes instead of stdout (tests read it) */
+  logDestination?: LogDestination;
+}
 
 /**
  * Builds the whole application, ready to listen: the one assembly used by main.ts, the
@@ -31,16 +37,20 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function createApp(
   config: AppConfig,
   database: DatabaseTarget,
+  { logDestination }: AppOptions = {},
 ): Promise<NestFastifyApplication> {
   const options = {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false as const,
     trustProxy: config.trustProxy,
-    logger: requestLogger(config),
+    ...requestLogging(config, logDestination),
+    // On close, idle keep-alive connections are cut and requests in flight finish;
+    // `true` would cut those too.
+    forceCloseConnections: 'idle' as const,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   };
-  const adapter = new FastifyAdapter(
+  const adapter = new DrainingFastifyAdapter(
     config.tls
       ? {
           ...options,
@@ -58,6 +68,7 @@ export async function createApp(
   const routes = new RouteTable();
   routes.attach(fastify);
   registerResponseHooks(fastify, config);
+  registerDrainHooks(fastify);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is
   // refused (403) before authentication, as preflights carry no credentials.
   await registerSecurityHeaders(fastify, config);

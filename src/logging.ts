@@ -1,6 +1,8 @@
 import { ConsoleLogger, LoggerService, LogLevel } from '@nestjs/common';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config/app-config';
+import { REDACTED, REDACTED_LOG_PATHS, withoutSecrets } from './http/log-redaction';
+import { RequestLogController } from './http/request-log';
 
 const NEST_LEVELS: Record<string, LogLevel[]> = {
   fatal: ['fatal'],
@@ -20,14 +22,38 @@ export function appLogger(config: AppConfig): LoggerService | false {
   });
 }
 
+/** Where pino writes its lines: stdout unless given (tests collect them). */
+export interface LogDestination {
+  write(line: string): void;
+}
+
 /**
- * Fastify's pino logger writes one JSON line per request with its `reqId` (the
- * X-Request-Id), method, URL, status and latency. Credentials never reach the log.
+ * Fastify's pino logger and what it prints per request: one JSON line per completed
+ * request (RequestLogController), at LOG_LEVEL, to stdout unless `destination` is given
+ * (tests read the lines). Credentials never reach the log: secret headers are redacted
+ * wherever a log object carries them, and secret query values in every URL it prints.
  */
-export function requestLogger(config: AppConfig): FastifyServerOptions['logger'] {
-  if (config.logLevel === 'silent') return false;
+export function requestLogging(
+  config: AppConfig,
+  destination?: LogDestination,
+): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  const logController = new RequestLogController();
+  if (config.logLevel === 'silent') return { logger: false, logController };
   return {
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: REDACTED },
+      // Fastify's own lines that show the request (e.g. a failing error handler); any
+      // object logged as `req` goes through it, a Fastify request or not
+      serializers: {
+        req: (request: Partial<Pick<FastifyRequest, 'method' | 'url' | 'ip'>>) => ({
+          method: request.method,
+          url: request.url === undefined ? undefined : withoutSecrets(request.url),
+          remoteAddress: request.ip,
+        }),
+      },
+      ...(destination ? { stream: destination } : {}),
+    },
+    logController,
   };
 }

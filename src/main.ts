@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError } from './config/app-config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
+import { onShutdownSignal } from './shutdown';
 
 async function main(): Promise<void> {
   const config = AppConfig.fromEnvironment();
@@ -17,16 +18,13 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config, { url, embedded: embedded !== undefined });
 
-  // On SIGTERM/SIGINT: stop taking connections, finish in-flight requests, close the
-  // pool, then the embedded database, so its files are left consistent.
-  const shutdown = async (signal: string) => {
-    logger.log(`${signal}: shutting down`);
+  // On SIGTERM/SIGINT: stop taking connections and let requests in flight finish
+  // (DrainingFastifyAdapter), then the webhook worker, the pool, and last the embedded
+  // database, so its files are left consistent.
+  onShutdownSignal(async () => {
     await app.close();
     await embedded?.stop();
-    process.exit(0);
-  };
-  process.once('SIGTERM', (s) => void shutdown(s));
-  process.once('SIGINT', (s) => void shutdown(s));
+  });
 
   await app.listen({ port: config.port, host: '0.0.0.0' });
   const scheme = config.tls ? 'https' : 'http';

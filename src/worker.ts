@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError } from './config/app-config';
 import { createWorkerContext } from './events/deliveries/worker-context';
+import { onShutdownSignal } from './shutdown';
 
 /**
  * `npm run worker`: a webhook worker alone (API.md §13), to scale deliveries out next to
@@ -20,13 +21,7 @@ async function main(): Promise<void> {
   logger.log('webhook worker running; SIGTERM or SIGINT stops it gracefully');
 
   // Attempts in flight finish (or are released for another worker), then the pool closes.
-  const shutdown = async (signal: string) => {
-    logger.log(`${signal}: shutting down`);
-    await context.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', (s) => void shutdown(s));
-  process.once('SIGINT', (s) => void shutdown(s));
+  onShutdownSignal(() => context.close());
 }
 
 main().catch((error: unknown) => {

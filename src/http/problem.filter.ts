@@ -1,10 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
 import { Problem } from './problem';
 import { toProblem } from './problem-mapping';
 import { sendProblem } from './problem-response';
+import { recordServerError } from './request-log';
 import { RouteTable } from './route-table';
 
 /**
@@ -14,8 +15,6 @@ import { RouteTable } from './route-table';
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
-  private readonly logger = new Logger('ProblemFilter');
-
   constructor(
     private readonly config: AppConfig,
     private readonly routes: RouteTable,
@@ -27,14 +26,12 @@ export class ProblemFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     if (reply.sent) return;
 
-    let problem = this.unmatchedRoute(exception, request) ?? toProblem(exception);
-    if (!problem) {
-      this.logger.error(
-        { err: exception, requestId: request.id, method: request.method, url: request.url },
-        exception instanceof Error ? exception.stack : String(exception),
-      );
-      problem = new Problem('internal_error', 'An unexpected error occurred.');
-    }
+    const problem =
+      this.unmatchedRoute(exception, request) ??
+      toProblem(exception) ??
+      new Problem('internal_error', 'An unexpected error occurred.');
+    // logged once, with the request's own line (RequestLogController)
+    if (problem.status >= 500) recordServerError(request, exception);
     sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
   }
 

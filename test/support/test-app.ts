@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app.factory';
+import { AppOptions, createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import type { DatabaseTarget } from '../../src/database/data-source-options';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -35,11 +35,14 @@ export interface TestApp {
  * The whole app, booted in-process on a database of this test file's own and listening
  * on a loopback port; tests speak real HTTP to it, as a client would.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
   let api: TestApp;
   try {
-    api = await startTestAppOn(database.target, env);
+    api = await startTestAppOn(database.target, env, options);
   } catch (error) {
     await database.drop();
     throw error;
@@ -60,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 export async function startTestAppOn(
   target: DatabaseTarget,
   env: Record<string, string> = {},
+  options: AppOptions = {},
 ): Promise<TestApp> {
   const config = AppConfig.fromEnvironment({
     NODE_ENV: 'test',
@@ -70,7 +74,7 @@ export async function startTestAppOn(
     TRUST_PROXY: 'loopback',
     ...env,
   });
-  const app = await createApp(config, target);
+  const app = await createApp(config, target, options);
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Provider } from 'oidc-provider';
 import { AppConfig } from '../../config/app-config';
 import { baseUrl } from '../../http/base-url';
+import { recordServerError } from '../../http/request-log';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
 import { LoginInteraction } from './login-interaction';
@@ -96,7 +97,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       try {
         await this.serve(request, req, res, path, wellKnown !== undefined);
       } catch (error) {
-        this.logger.error({ err: error, requestId: request.id }, 'OAuth request failed');
+        recordServerError(request, error);
         if (!res.headersSent) {
           res.statusCode = 500;
           res.setHeader('Content-Type', 'application/json; charset=utf-8');

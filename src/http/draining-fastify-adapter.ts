@@ -1,0 +1,44 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Nest's FastifyAdapter, closed requests first: on `app.close()` the server stops taking
+ * connections at once, idle keep-alive connections are closed, and requests in flight
+ * finish with their real answer before any shutdown hook runs.
+ *
+ * Nest closes the HTTP server only after the `BeforeApplicationShutdown` hooks, so the
+ * webhook worker's drain (seconds) would happen while new requests are still accepted,
+ * and API-key usage counted by the last requests would miss the final flush. Nest awaits
+ * `beforeClose()` before any hook, so Fastify is closed there; Nest's own `close()`
+ * later finds it closed.
+ */
+export class DrainingFastifyAdapter extends FastifyAdapter {
+  // "May return a promise; the core awaits it" (Nest's HttpServer.beforeClose)
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  override async beforeClose(): Promise<void> {
+    super.beforeClose();
+    await this.close();
+  }
+}
+
+/**
+ * Fastify's close() closes the connections idle at that moment only: one whose request
+ * was in flight would then stay open until keepAliveTimeout (72 s) and hold the close up
+ * (fastify/fastify#7044). Answers sent while closing say `Connection: close`; those that
+ * bypass onSend (the hijacked /oauth ones) have their connection closed once done.
+ */
+export function registerDrainHooks(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (closing && request.raw.httpVersionMajor < 2) void reply.header('Connection', 'close');
+    done(null, payload);
+  });
+  fastify.addHook('onResponse', (_request, _reply, done) => {
+    if (closing) fastify.server.closeIdleConnections();
+    done();
+  });
+}

@@ -1,0 +1,38 @@
+import { withoutSecrets } from './log-redaction';
+
+describe('withoutSecrets', () => {
+  it('leaves a URL without query, or without secrets, as it is', () => {
+    expect(withoutSecrets('/api/v1/products/42')).toBe('/api/v1/products/42');
+    expect(withoutSecrets('/api/v2/orders?cursor=eyJpZCI6MX0%3D&limit=5&status=paid')).toBe(
+      '/api/v2/orders?cursor=eyJpZCI6MX0%3D&limit=5&status=paid',
+    );
+  });
+
+  it.each([
+    [
+      'an authorization code',
+      '/docs/oauth2-redirect.html?code=abc&state=xyz',
+      'code=[Redacted]&state=xyz',
+    ],
+    ['an access token', '/x?access_token=abc', 'access_token=[Redacted]'],
+    ['an ID token hint', '/oauth/session/end?id_token_hint=abc', 'id_token_hint=[Redacted]'],
+    [
+      'a client secret',
+      '/oauth/token?client_id=c&client_secret=abc',
+      'client_id=c&client_secret=[Redacted]',
+    ],
+    ['a PKCE verifier', '/x?code_verifier=abc', 'code_verifier=[Redacted]'],
+    ['an API key', '/x?api_key=abc&apikey=def', 'api_key=[Redacted]&apikey=[Redacted]'],
+    ['a percent-encoded name', '/x?client%5Fsecret=abc', 'client%5Fsecret=[Redacted]'],
+    ['a name in another case', '/x?Access_Token=abc', 'Access_Token=[Redacted]'],
+    ['every occurrence', '/x?token=a&token=b', 'token=[Redacted]&token=[Redacted]'],
+  ])('replaces %s', (_, url, query) => {
+    expect(withoutSecrets(url)).toBe(`${url.split('?')[0]}?${query}`);
+  });
+
+  it('keeps parameters whose names only look alike', () => {
+    expect(withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c')).toBe(
+      '/x?tokenizer=a&postal_code=b&sku=c',
+    );
+  });
+});

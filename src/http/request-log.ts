@@ -1,0 +1,54 @@
+import { LogController } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withoutSecrets } from './log-redaction';
+
+/** Errors the app answered itself (problem filter, OAuth server), by request. */
+const serverErrors = new WeakMap<FastifyRequest['raw'], unknown>();
+
+/**
+ * Hands the error behind an answer to the request's log line: Nest's exception filter
+ * and the OAuth server answer failures themselves, so Fastify never sees the error.
+ */
+export function recordServerError(request: FastifyRequest, error: unknown): void {
+  serverErrors.set(request.raw, error);
+}
+
+/**
+ * Fastify's request logging (Fastify 5 `logController`), reduced to one line per
+ * completed request instead of the `incoming request` / `request completed` pair: the
+ * request id (`reqId`, the X-Request-Id), method, URL without secrets, route pattern,
+ * status, latency and who called. Answers of 500 and above, and requests that failed
+ * after their answer started, are logged at error level with the error behind them.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const principal = request.user;
+    const line = {
+      method: request.method,
+      url: withoutSecrets(request.url),
+      // undefined (left out) when no route matched, and for the hijacked /oauth requests
+      route: request.routeOptions.url,
+      statusCode: reply.statusCode,
+      // milliseconds
+      responseTime: Number(reply.elapsedTime.toFixed(1)),
+      principal: principal && {
+        subject: principal.subject,
+        kind: principal.kind,
+        role: principal.role,
+      },
+    };
+    const failure = error ?? serverErrors.get(request.raw);
+    if (failure !== undefined || reply.statusCode >= 500) {
+      reply.log.error({ ...line, err: failure }, 'request failed');
+    } else {
+      reply.log.info(line, 'request completed');
+    }
+  }
+}
