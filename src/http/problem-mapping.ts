@@ -1,6 +1,10 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import { QueryFailedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import type { ErrorCode } from './error-codes';
 import { Problem } from './problem';
 
@@ -27,9 +31,30 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
 };
 
-/** SQLSTATEs that mean the database is unreachable or going away: 503, retry later. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006']);
+/**
+ * SQLSTATEs that mean the database is unreachable, going away or not taking connections
+ * yet: 503, retry later. They arrive on a query (wrapped in QueryFailedError) or, as
+ * 57P03 "the database system is shutting down / starting up", on a new connection.
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown: a fast shutdown ends every session
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: shutting down, starting up, in recovery
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08004', // sqlserver_rejected_establishment_of_sqlconnection
+  '08006', // connection_failure
+  '53300', // too_many_connections
+]);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+/** What pg and pg-pool throw, without a code, when a connection is lost or cannot be had. */
+const LOST_CONNECTION_MESSAGES = [
+  'Connection terminated unexpectedly', // pg: the socket closed under a query
+  'Connection terminated due to connection timeout', // pg-pool: connectionTimeoutMillis
+  'timeout exceeded when trying to connect', // pg-pool: no client free within the timeout
+  'Client has encountered a connection error and is not queryable', // pg
+];
 
 interface ErrorLike {
   code?: unknown;
@@ -70,6 +95,7 @@ export function toProblem(error: unknown): Problem | undefined {
     if (mapped) return new Problem(mapped, mapped === 'not_found' ? undefined : error.message);
     return undefined;
   }
+  if (databaseUnavailable(error)) return unavailable();
   if (error instanceof QueryFailedError) {
     const sqlState = (error.driverError as ErrorLike | undefined)?.code;
     // A value past a column's range (an int4 quantity overflowing): the input's fault.
@@ -79,15 +105,38 @@ export function toProblem(error: unknown): Problem | undefined {
     if (sqlState === '23505') {
       return new Problem('conflict', 'A resource with these values already exists.');
     }
-    if (typeof sqlState === 'string' && UNAVAILABLE_SQLSTATES.has(sqlState)) return unavailable();
     return undefined;
   }
-  if (code && UNAVAILABLE_ERRNOS.has(code)) return unavailable();
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const mapped = CODE_BY_STATUS[e.statusCode] ?? 'bad_request';
     return new Problem(mapped, typeof e.message === 'string' ? e.message : undefined);
   }
   return undefined;
+}
+
+/**
+ * Whether `error` says the database cannot be reached right now (API.md §7: 503 with
+ * Retry-After, never a 500): a SQLSTATE or errno of a lost or refused connection, on a
+ * query or on connecting; pg's errors without a code for the same; and TypeORM's refusal
+ * to go on with a transaction whose connection failed under it (TypeORM releases a query
+ * runner when its connection emits an error, e.g. 57P01 between two statements, and the
+ * next statement or the COMMIT then finds it released; the server has rolled back).
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  if (
+    error instanceof QueryRunnerAlreadyReleasedError ||
+    error instanceof QueryRunnerProviderAlreadyReleasedError
+  ) {
+    return true;
+  }
+  const cause = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  // not `instanceof Error`: errors of Node's own sockets may come from another realm
+  if (typeof cause !== 'object' || cause === null) return false;
+  const { code, message } = cause as ErrorLike;
+  if (typeof code !== 'string') {
+    return typeof message === 'string' && LOST_CONNECTION_MESSAGES.includes(message);
+  }
+  return UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code);
 }
 
 function unavailable(): Problem {
