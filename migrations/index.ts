@@ -8,6 +8,7 @@ import { Webhooks1763856000020 } from './1763856000020-Webhooks';
 import { ApiKeyUsage1763856000030 } from './1763856000030-ApiKeyUsage';
 import { Users1763856000031 } from './1763856000031-Users';
 import { OAuthServer1763856000040 } from './1763856000040-OAuthServer';
+import { CountIndexes1763856000050 } from './1763856000050-CountIndexes';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ApiKeyUsage1763856000030,
   Users1763856000031,
   OAuthServer1763856000040,
+  CountIndexes1763856000050,
 ];
