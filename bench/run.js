@@ -131,7 +131,7 @@ function startApp() {
       // Rate limiting stays on (counted in Redis on every request), with room for the run.
       RATE_LIMIT_PER_HOUR: '1000000000',
       WORKER: 'off',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     },
   });
   app.once('exit', (code) => {
