@@ -132,3 +132,29 @@ describe('webhook delivery metrics', () => {
     expect(sample(text, 'webhook_deliveries_total', { outcome: 'dead' })).toBe(1);
   });
 });
+
+describe('DATABASE_POOL_SIZE', () => {
+  let small: TestApp;
+
+  beforeAll(async () => {
+    small = await startTestApp({ DATABASE_POOL_SIZE: '2' });
+  });
+
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('caps the connections a process opens, under concurrent load', async () => {
+    await createProduct(small);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => small.get('/api/v2/products?limit=5')),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+
+    const text = (await small.get('/metrics', { auth: false })).text;
+
+    // each list reads its page and its total at once: 12 of them want far more than 2
+    const expected = process.env.DATABASE_URL ? 2 : 1; // the embedded database is one session
+    expect(sample(text, 'db_pool_connections', { state: 'total' })).toBe(expected);
+  });
+});

@@ -17,6 +17,7 @@ export class AppConfig {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
   readonly embeddedDbDir: string;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
@@ -40,6 +41,7 @@ export class AppConfig {
     this.env = vars.NODE_ENV as AppConfig['env'];
     this.port = vars.PORT;
     this.databaseUrl = vars.DATABASE_URL;
+    this.databasePoolSize = vars.DATABASE_POOL_SIZE;
     this.embeddedDbDir = vars.EMBEDDED_DB_DIR;
     this.redisUrl = vars.REDIS_URL;
     this.bootstrapApiKey = vars.BOOTSTRAP_API_KEY;

@@ -42,6 +42,9 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /** Connections each process may open to DATABASE_URL (the embedded database uses one). */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+
   /** Folder of the embedded database used when DATABASE_URL is unset; "memory" keeps nothing. */
   @IsOptional() @IsString() @MinLength(1) EMBEDDED_DB_DIR: string = '.data/pglite';
 

@@ -8,9 +8,12 @@ export interface DatabaseTarget {
   embedded: boolean;
 }
 
+export const DEFAULT_POOL_SIZE = 10;
+
 export function dataSourceOptions(
   target: DatabaseTarget,
   migrationsRun: boolean,
+  poolSize = DEFAULT_POOL_SIZE,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -19,7 +22,7 @@ export function dataSourceOptions(
     migrations: MIGRATIONS,
     migrationsRun,
     migrationsTransactionMode: 'each',
-    poolSize: target.embedded ? 1 : 10,
+    poolSize: target.embedded ? 1 : poolSize,
     extra: { connectionTimeoutMillis: 5000 },
   };
 }

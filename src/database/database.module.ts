@@ -16,7 +16,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(target, config.migrationsRun),
+            ...dataSourceOptions(target, config.migrationsRun, config.databasePoolSize),
             autoLoadEntities: true,
             retryAttempts: 3,
             retryDelay: 1000,
