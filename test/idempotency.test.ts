@@ -216,6 +216,38 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
+  it('records the answer later when the database refused it at first, so a retry replays instead of running again', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    // The order commits, then storing its answer fails, as it would in a database blip.
+    await sql(
+      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
+    );
+    let first: ApiResponse;
+    try {
+      first = await api.post('/api/v1/orders', body, withKey(key));
+      const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+      expect(record.status).toBe('in_flight');
+    } finally {
+      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
+    }
+
+    let status = 'in_flight';
+    for (let waited = 0; status !== 'done' && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [{ status }] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+    }
+    const retry = await api.post('/api/v1/orders', body, withKey(key));
+
+    expect(first.status).toBe(201);
+    expect(status).toBe('done');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+  });
+
   it('ignores an expired record: after 24 h the key may carry a new request', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);

@@ -1,4 +1,11 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  Logger,
+  NestInterceptor,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
@@ -9,7 +16,11 @@ import { etagForVersion } from '../http/etag';
 import { FieldError, Problem } from '../http/problem';
 import { toProblem } from '../http/problem-mapping';
 import { problemBody } from '../http/problem-response';
-import { IdempotencyRepository, StoredResponse } from './idempotency.repository';
+import {
+  IdempotencyRepository,
+  IN_FLIGHT_LEASE_MS,
+  StoredResponse,
+} from './idempotency.repository';
 import { requestHash } from './request-hash';
 import { SHOWN_ONCE_FIELDS } from './shown-once.decorator';
 
@@ -21,6 +32,8 @@ export const MAX_KEY_LENGTH = 255;
 const KEPT_HEADERS = ['Location', 'ETag'] as const;
 /** Attempts to claim a key whose record vanishes between the INSERT and the SELECT. */
 const CLAIM_ATTEMPTS = 3;
+/** First wait before an outcome that could not be recorded is written again; it doubles. */
+const SETTLE_RETRY_FIRST_MS = 500;
 
 interface Scope {
   principal: string;
@@ -40,8 +53,10 @@ interface Scope {
  * for a bad body is an answer like any other.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicationShutdown {
   private readonly logger = new Logger('Idempotency');
+  /** outcomes waiting to be written again, by their timer */
+  private readonly pending = new Map<NodeJS.Timeout, () => Promise<void>>();
 
   constructor(
     private readonly store: IdempotencyRepository,
@@ -135,18 +150,50 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /**
-   * The answer goes out even when recording it fails; the claim then lapses after its
-   * lease and a retry runs again.
+   * The answer goes out even when recording it fails. But the outcome must reach the
+   * record before the claim's lease ends: after that a retry takes the key over and runs
+   * again, a second order if the first one committed. So a failed write (the database
+   * was unreachable for a moment) is tried again in the background, waiting twice as
+   * long each time, until the lease ends. The claim's fencing token (`claimedAt`) keeps
+   * a late write off a key that was taken over meanwhile.
    */
   private async settle(scope: Scope, write: () => Promise<void>): Promise<void> {
     try {
       await write();
     } catch (error) {
-      this.logger.error(
+      this.logger.warn(
         { err: error, principal: scope.principal },
-        'could not record the outcome of an idempotent request',
+        'could not record the outcome of an idempotent request; trying again',
       );
+      this.retryLater(scope, write, SETTLE_RETRY_FIRST_MS);
     }
+  }
+
+  private retryLater(scope: Scope, write: () => Promise<void>, delayMs: number): void {
+    if (Date.now() + delayMs >= scope.claimedAt.getTime() + IN_FLIGHT_LEASE_MS) {
+      this.logger.error(
+        { principal: scope.principal },
+        'gave up recording the outcome of an idempotent request: its lease has ended',
+      );
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      write().then(
+        () => this.logger.log('recorded the outcome of an idempotent request after a retry'),
+        () => this.retryLater(scope, write, delayMs * 2),
+      );
+    }, delayMs);
+    timer.unref();
+    this.pending.set(timer, write);
+  }
+
+  /** Before the pool closes: one last attempt for every outcome still waiting. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const writes = [...this.pending];
+    this.pending.clear();
+    for (const [timer] of writes) clearTimeout(timer);
+    await Promise.allSettled(writes.map(([, write]) => write()));
   }
 }
 

@@ -8,7 +8,7 @@ export const KEY_TTL = '24 hours';
  * A claim still `in_flight` after this long belongs to a request that died with its
  * process (no request runs this long); a retry may take the key over.
  */
-export const IN_FLIGHT_LEASE = '2 minutes';
+export const IN_FLIGHT_LEASE_MS = 120_000;
 
 /** The first answer, as it is replayed. */
 export interface StoredResponse {
@@ -57,7 +57,7 @@ export class IdempotencyRepository {
         WHERE k.expires_at <= now()
            OR (k.status = 'in_flight' AND k.claimed_at <= now() - $5::interval)
        RETURNING claimed_at`,
-      [principal, key, requestHash, KEY_TTL, IN_FLIGHT_LEASE],
+      [principal, key, requestHash, KEY_TTL, `${IN_FLIGHT_LEASE_MS} milliseconds`],
     );
     if (claimed[0]) return { mine: true, claimedAt: claimed[0].claimed_at };
     const rows: Row[] = await this.dataSource.query(
