@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError } from './config/app-config';
 import { createWorkerContext } from './events/deliveries/worker-context';
+import { Metrics } from './metrics/metrics';
+import { serveMetrics } from './metrics/metrics-server';
 import { onShutdownSignal } from './shutdown';
 
 /**
@@ -18,10 +20,19 @@ async function main(): Promise<void> {
   }
   const logger = new Logger('Worker');
   const context = await createWorkerContext(config, { url: config.databaseUrl, embedded: false });
-  logger.log('webhook worker running; SIGTERM or SIGINT stops it gracefully');
+  const metrics =
+    config.workerMetricsPort === undefined
+      ? undefined
+      : await serveMetrics(context.get(Metrics), config.workerMetricsPort);
+  logger.log(
+    `webhook worker running${metrics ? `, metrics on :${metrics.port}/metrics` : ''}; SIGTERM or SIGINT stops it gracefully`,
+  );
 
   // Attempts in flight finish (or are released for another worker), then the pool closes.
-  onShutdownSignal(() => context.close());
+  onShutdownSignal(async () => {
+    await metrics?.close();
+    await context.close();
+  });
 }
 
 main().catch((error: unknown) => {

@@ -49,6 +49,7 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
     ['MIGRATIONS_RUN', 'perhaps'],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'perhaps'],
     ['WORKER', 'sometimes'],
+    ['WORKER_METRICS_PORT', '70000'],
     ['LOG_LEVEL', 'loud'],
     ['NODE_ENV', 'staging'],
   ])('%s=%s is a ConfigError naming the variable', (name, value) => {

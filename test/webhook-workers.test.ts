@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
+import { Registry } from 'prom-client';
 import { createWorkerContext } from '../src/events/deliveries/worker-context';
+import { Metrics } from '../src/metrics/metrics';
+import { serveMetrics } from '../src/metrics/metrics-server';
 import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import { Outbox } from '../src/events/outbox';
 import { ORDER_TEST_ENV } from './support/order-factories';
@@ -150,6 +153,21 @@ describe('a process that dies after the commit', () => {
       id: eventId,
       type: 'order.created',
     });
+    // WORKER_METRICS_PORT: the worker's own /metrics shows the delivery it made
+    const metrics = await serveMetrics(worker.get(Metrics), 0, '127.0.0.1');
+    try {
+      const scrape = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
+      const text = await scrape.text();
+      const other = await fetch(`http://127.0.0.1:${metrics.port}/elsewhere`);
+
+      expect(scrape.status).toBe(200);
+      expect(scrape.headers.get('content-type')).toBe(Registry.PROMETHEUS_CONTENT_TYPE);
+      expect(text).toMatch(/^webhook_deliveries_total\{outcome="succeeded"\} 1$/m);
+      expect(other.status).toBe(404);
+    } finally {
+      await metrics.close();
+    }
+
     await worker.close();
     expect(worker.get(WebhookWorker).running).toBe(false);
     worker = undefined;

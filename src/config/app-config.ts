@@ -33,6 +33,8 @@ export class AppConfig {
   readonly webhookAllowPrivateUrls: boolean;
   readonly apiV1Sunset: Date | undefined;
   readonly worker: boolean;
+  /** where `npm run worker` serves /metrics (WORKER_METRICS_PORT); undefined: nowhere */
+  readonly workerMetricsPort: number | undefined;
   readonly logLevel: string;
   /** Fastify's `trustProxy`: which peers' X-Forwarded-* headers are believed. */
   readonly trustProxy: boolean | string[];
@@ -53,6 +55,7 @@ export class AppConfig {
     this.migrationsRun = vars.MIGRATIONS_RUN;
     this.webhookAllowPrivateUrls = vars.WEBHOOK_ALLOW_PRIVATE_URLS;
     this.worker = vars.WORKER === 'on';
+    this.workerMetricsPort = vars.WORKER_METRICS_PORT;
     this.logLevel = vars.LOG_LEVEL;
     this.trustProxy = AppConfig.trustProxyFrom(vars.TRUST_PROXY);
     this.tls = AppConfig.tlsFrom(vars);

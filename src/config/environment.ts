@@ -94,6 +94,9 @@ export class EnvironmentVariables {
 
   @IsOptional() @IsIn(['on', 'off']) WORKER: string = 'on';
 
+  /** `npm run worker` serves GET /metrics on this port; unset: no metrics server. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) WORKER_METRICS_PORT?: number;
+
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
