@@ -9,6 +9,7 @@ import { ApiKeyUsage1763856000030 } from './1763856000030-ApiKeyUsage';
 import { Users1763856000031 } from './1763856000031-Users';
 import { OAuthServer1763856000040 } from './1763856000040-OAuthServer';
 import { CountIndexes1763856000050 } from './1763856000050-CountIndexes';
+import { IdempotencyCommitted1763856000060 } from './1763856000060-IdempotencyCommitted';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Users1763856000031,
   OAuthServer1763856000040,
   CountIndexes1763856000050,
+  IdempotencyCommitted1763856000060,
 ];

@@ -228,7 +228,7 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     try {
       first = await api.post('/api/v1/orders', body, withKey(key));
       const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-      expect(record.status).toBe('in_flight');
+      expect(record.status).toBe('committed');
     } finally {
       await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
     }
@@ -246,6 +246,64 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.id).toBe(first.body.id);
     expect(await ordersOf(body.customerId)).toHaveLength(1);
+  });
+
+  it('never runs a request again whose transaction committed, even when its answer was never stored', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    // As if the process died right after the order committed: the answer never arrives.
+    await sql(
+      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_lost_answer CHECK (key <> '${key}' OR status <> 'done')`,
+    );
+    try {
+      const first = await api.post('/api/v1/orders', body, withKey(key));
+      const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+      // and its lease ran out long ago
+      await sql(
+        `UPDATE idempotency_keys SET claimed_at = now() - interval '10 minutes' WHERE key = $1`,
+        [key],
+      );
+
+      const retry = await api.post('/api/v1/orders', body, withKey(key));
+
+      expect(first.status).toBe(201);
+      expect(record.status).toBe('committed');
+      expectProblem(retry, 409, 'idempotency_key_in_use');
+      expect(await ordersOf(body.customerId)).toHaveLength(1);
+      expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
+    } finally {
+      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_lost_answer`);
+    }
+  });
+
+  it('rolls its work back when its claim was taken over before it committed', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    // The order's transaction finds the claim changed under it (a retry took the key over
+    // after the lease): a trigger moves the claim when the order row is inserted.
+    await sql(`
+      CREATE FUNCTION test_take_over() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE idempotency_keys SET claimed_at = claimed_at + interval '1 second'
+         WHERE key = '${key}';
+        RETURN NEW;
+      END $$`);
+    await sql(
+      `CREATE TRIGGER test_take_over AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION test_take_over()`,
+    );
+    let first: ApiResponse;
+    try {
+      first = await api.post('/api/v1/orders', body, withKey(key));
+    } finally {
+      await sql(`DROP TRIGGER test_take_over ON orders`);
+      await sql(`DROP FUNCTION test_take_over()`);
+    }
+
+    expectProblem(first, 409, 'idempotency_key_in_use');
+    expect(await ordersOf(body.customerId)).toHaveLength(0);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(0);
   });
 
   it('ignores an expired record: after 24 h the key may carry a new request', async () => {

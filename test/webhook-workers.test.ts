@@ -156,13 +156,21 @@ describe('a process that dies after the commit', () => {
     // WORKER_METRICS_PORT: the worker's own /metrics shows the delivery it made
     const metrics = await serveMetrics(worker.get(Metrics), 0, '127.0.0.1');
     try {
-      const scrape = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
-      const text = await scrape.text();
+      const scrape = () => fetch(`http://127.0.0.1:${metrics.port}/metrics`);
+      const succeeded = /^webhook_deliveries_total\{outcome="succeeded"\} 1$/m;
+      // the outcome is counted once the worker has recorded the attempt, just after the
+      // receiver answered
+      let text = '';
+      for (const until = Date.now() + 10_000; !succeeded.test(text) && Date.now() < until;) {
+        text = await (await scrape()).text();
+        if (!succeeded.test(text)) await sleep(100);
+      }
+      const response = await scrape();
       const other = await fetch(`http://127.0.0.1:${metrics.port}/elsewhere`);
 
-      expect(scrape.status).toBe(200);
-      expect(scrape.headers.get('content-type')).toBe(Registry.PROMETHEUS_CONTENT_TYPE);
-      expect(text).toMatch(/^webhook_deliveries_total\{outcome="succeeded"\} 1$/m);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(Registry.PROMETHEUS_CONTENT_TYPE);
+      expect(await response.text()).toMatch(succeeded);
       expect(other.status).toBe(404);
     } finally {
       await metrics.close();

@@ -12,6 +12,7 @@ import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from '../http/base-url';
 import { isErrorCode } from '../http/error-codes';
+import { withBeforeCommit } from '../database/transaction';
 import { etagForVersion } from '../http/etag';
 import { FieldError, Problem } from '../http/problem';
 import { toProblem } from '../http/problem-mapping';
@@ -97,10 +98,7 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
       if (record.status === 'done' && record.response) return replay(reply, record.response);
       break;
     }
-    throw new Problem(
-      'idempotency_key_in_use',
-      'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
-    );
+    throw keyInUse();
   }
 
   /** Runs the request that holds the claim and stores its answer, or releases the claim. */
@@ -111,7 +109,19 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     scope: Scope,
     shownOnce: string[] = [],
   ): Observable<unknown> {
-    return next.handle().pipe(
+    // The key is marked `committed` inside the request's own transaction: from then on
+    // no retry can take it over and run the request again, even if this process dies
+    // before the answer is stored. A claim taken over meanwhile rolls the work back.
+    const handled = withBeforeCommit(
+      async (manager) => {
+        const { principal, key, claimedAt } = scope;
+        if (!(await this.store.markCommitted(manager, principal, key, claimedAt))) {
+          throw keyInUse();
+        }
+      },
+      () => next.handle(),
+    );
+    return handled.pipe(
       mergeMap(async (body: unknown) => {
         await this.settle(scope, () =>
           this.store.complete(
@@ -195,6 +205,13 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     for (const [timer] of writes) clearTimeout(timer);
     await Promise.allSettled(writes.map(([, write]) => write()));
   }
+}
+
+function keyInUse(): Problem {
+  return new Problem(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
+  );
 }
 
 function validKey(header: string | string[]): string {

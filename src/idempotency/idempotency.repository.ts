@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** How long a key and its answer are kept (API.md §6). */
 export const KEY_TTL = '24 hours';
@@ -18,9 +18,15 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
+/**
+ * `in_flight`: claimed, nothing committed yet; `committed`: the request's transaction
+ * committed, its answer is on the way; `done`: the answer is stored.
+ */
+export type IdempotencyStatus = 'in_flight' | 'committed' | 'done';
+
 export interface IdempotencyRecord {
   requestHash: string;
-  status: 'in_flight' | 'done';
+  status: IdempotencyStatus;
   response: StoredResponse | null;
 }
 
@@ -30,7 +36,7 @@ export type Claim =
 
 interface Row {
   request_hash: string;
-  status: 'in_flight' | 'done';
+  status: IdempotencyStatus;
   response_status: number | null;
   response_body: unknown;
   response_headers: Record<string, string> | null;
@@ -84,6 +90,25 @@ export class IdempotencyRepository {
     };
   }
 
+  /**
+   * Inside the request's own transaction: the claim's work is committing. False when the
+   * claim is no longer ours (its lease ended and a retry took the key over).
+   */
+  async markCommitted(
+    manager: EntityManager,
+    principal: string,
+    key: string,
+    claimedAt: Date,
+  ): Promise<boolean> {
+    const [, marked]: [unknown[], number] = await manager.query(
+      `UPDATE idempotency_keys SET status = 'committed'
+        WHERE principal = $1 AND key = $2 AND claimed_at = $3
+          AND status IN ('in_flight', 'committed')`,
+      [principal, key, claimedAt],
+    );
+    return marked === 1;
+  }
+
   /** Stores the answer of the request that holds the claim. */
   async complete(
     principal: string,
@@ -95,7 +120,8 @@ export class IdempotencyRepository {
       `UPDATE idempotency_keys
           SET status = 'done', response_status = $4, response_body = $5::json,
               response_headers = $6::jsonb
-        WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'in_flight'`,
+        WHERE principal = $1 AND key = $2 AND claimed_at = $3
+          AND status IN ('in_flight', 'committed')`,
       [
         principal,
         key,
@@ -107,7 +133,10 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Gives the key back (the request failed on our side), so a retry runs afresh. */
+  /**
+   * Gives the key back (the request failed on our side), so a retry runs afresh; not
+   * once something the request did has committed.
+   */
   async release(principal: string, key: string, claimedAt: Date): Promise<void> {
     await this.dataSource.query(
       `DELETE FROM idempotency_keys

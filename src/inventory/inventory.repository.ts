@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { inTransaction } from '../database/transaction';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -121,7 +122,7 @@ export class InventoryRepository {
    * order is the order the adjustments were applied in, even when they raced.
    */
   adjust(sku: string, delta: number, reason: string): Promise<AdjustmentResult> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       type Level = { quantity_on_hand: number; quantity_reserved: number; updated_at: Date };
       // TypeORM answers a raw UPDATE with [rows, affected count], not with the rows.
       const [rows]: [Level[], number] = await manager.query(
