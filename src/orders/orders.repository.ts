@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import { returningProperties } from '../database/returning-properties';
+import { columnsAsProperties } from '../database/columns-as-properties';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -133,7 +133,7 @@ export class OrdersRepository {
          INSERT INTO orders (id, customer_id, status, currency, total_minor, total_scale,
                              shipping_address, notes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         RETURNING ${returningProperties(manager, OrderEntity)}
+         RETURNING ${columnsAsProperties(manager, OrderEntity)}
        ), lines AS (
          INSERT INTO order_lines (order_id, line_no, sku, product_id, name, quantity,
                                   unit_price_minor, line_total_minor)

@@ -1,10 +1,10 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
- * A `RETURNING` (or select) list that names every column of `entity` by its property,
+ * A select (or `RETURNING`) list that names every column of `entity` by its property,
  * so a row of a raw statement becomes an entity with `manager.create(entity, row)`.
  */
-export function returningProperties<E extends ObjectLiteral>(
+export function columnsAsProperties<E extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<E>,
 ): string {
