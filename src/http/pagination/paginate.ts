@@ -38,12 +38,10 @@ export async function paginate<E extends ObjectLiteral>(
   const limit = request.limit ?? DEFAULT_LIMIT;
   const terms = parseSort(spec, request.sort ?? spec.defaultSort);
   const sortKey = terms.map((t) => (t.descending ? '-' : '') + t.name).join(',');
-  const counting = countRows(qb);
-
   if (request.page !== undefined) {
     const page = request.page;
     const [total, items] = await Promise.all([
-      counting,
+      countRows(qb),
       offsetPage(qb, spec, terms, (page - 1) * limit, limit),
     ]);
     return new Page(
@@ -66,7 +64,8 @@ export async function paginate<E extends ObjectLiteral>(
   const backward = cursor?.d === 'b';
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
   if (cursor) applyKeyset(query, terms, cursor.k, backward);
-  const [total, rows] = await Promise.all([counting, query.getMany()]);
+  // counted only once the cursor is known to be good: a 400 costs no query
+  const [total, rows] = await Promise.all([countRows(qb), query.getMany()]);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   if (backward) items.reverse();
