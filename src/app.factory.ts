@@ -71,7 +71,7 @@ export async function createApp(
   registerDrainHooks(fastify);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is
   // refused (403) before authentication, as preflights carry no credentials.
-  await registerSecurityHeaders(fastify, config);
+  registerSecurityHeaders(fastify, config);
   await registerCors(fastify, config);
 
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -50,26 +50,26 @@ export async function registerCors(fastify: FastifyInstance, config: AppConfig):
 
   // Answered here rather than thrown: a preflight matches @fastify/cors' catch-all OPTIONS
   // route, registered before Nest installs the problem filter as the error handler.
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (!isCrossOrigin(origin, request) || allowed.has(origin as string)) return;
+    if (!isCrossOrigin(origin, request) || allowed.has(origin as string)) return done();
     void reply.header('Vary', 'Origin');
     const problem = new Problem(
       'origin_not_allowed',
       `The origin ${origin} is not allowed to call this API.`,
     );
+    // answered: the hook chain ends here, without done()
     sendProblem(reply, request, problem, baseUrl(request, config.publicUrl));
-    return reply;
   });
 
+  // Options fixed at start-up and the origin decided per request (a `delegator` would
+  // have the plugin rebuild its options on every request). What reaches this point is
+  // either not cross-origin or allowed; only an allowed Origin is echoed.
   await fastify.register(fastifyCors, {
+    ...ALLOWED_ORIGIN_OPTIONS,
     hook: 'onRequest',
-    delegator: (request: FastifyRequest): Promise<FastifyCorsOptions> => {
-      const origin = request.headers.origin;
-      return Promise.resolve(
-        isCrossOrigin(origin, request) ? { ...ALLOWED_ORIGIN_OPTIONS, origin } : { origin: false },
-      );
-    },
+    origin: (origin: string | undefined, callback: (error: null, allow: string | false) => void) =>
+      callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
   });
 }
 

@@ -8,20 +8,21 @@ export const V1_DEPRECATED_AT = new Date('2026-11-22T00:00:00Z');
 
 /**
  * Transport rules every answer follows, errors and 404s included (API.md §1, §5, §11):
- * request id, nosniff, caching validators and 304, v1 deprecation headers.
+ * request id, caching validators and 304, v1 deprecation headers. (`nosniff` and the
+ * absence of `X-Powered-By` are helmet's, security-headers.ts.) A callback hook, not an
+ * async one: it runs on every answer and has nothing to wait for.
  */
 export function registerResponseHooks(fastify: FastifyInstance, config: AppConfig): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    void reply.header('X-Request-Id', String(request.id));
-    void reply.header('X-Content-Type-Options', 'nosniff');
-    void reply.removeHeader('X-Powered-By');
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('X-Request-Id', request.id);
     if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
       addDeprecation(request, reply, config, config.apiV1Sunset);
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {
-      return conditionalGet(request, reply, payload);
+      done(null, conditionalGet(request, reply, payload));
+    } else {
+      done(null, payload);
     }
-    return payload;
   });
 }
 
@@ -44,7 +45,12 @@ function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: u
 
 /** Adds `fields` to `Vary`, keeping what is there (CORS puts `Origin` in it). */
 function appendVary(reply: FastifyReply, fields: string[]): void {
-  const current = String(reply.getHeader('vary') ?? '')
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) {
+    void reply.header('Vary', fields.join(', '));
+    return;
+  }
+  const current = String(vary)
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);

@@ -10,14 +10,16 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * never the URL, so the number of series stays bounded. Scrapes are not counted.
  */
 export function registerMetricsHooks(fastify: FastifyInstance, metrics: Metrics): void {
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
-    if (route === METRICS_PATH) return;
-    metrics.recordHttp(
-      request.method,
-      route ?? UNMATCHED_ROUTE,
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
+    if (route !== METRICS_PATH) {
+      metrics.recordHttp(
+        request.method,
+        route ?? UNMATCHED_ROUTE,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    }
+    done();
   });
 }

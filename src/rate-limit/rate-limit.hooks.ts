@@ -23,24 +23,30 @@ export function registerRateLimitHooks(
   limiter: RateLimiter,
   config: AppConfig,
 ): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!isRateLimitedPath(request.url) || request.rateLimit === null) return payload;
-    let state = request.rateLimit;
-    try {
-      state ??= await limiter.count(request);
-    } catch (error) {
-      // Counting must never cost the caller its answer.
-      logger.error({ err: error, requestId: request.id }, 'Could not count a request');
-      return payload;
+  // A callback hook: most requests were counted by the guard and only need their headers.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (!isRateLimitedPath(request.url) || request.rateLimit === null) return done(null, payload);
+    if (request.rateLimit !== undefined) {
+      writeRateLimitHeaders(reply, request.rateLimit);
+      return done(null, payload);
     }
-    let body = payload;
-    if (state.exceeded && reply.statusCode !== 429) {
-      // No handler ran for this request (the guard counts every one that does), so
-      // nothing happened that answering 429 instead would hide.
-      body = answerRateLimited(request, reply, config);
-    }
-    writeRateLimitHeaders(reply, state);
-    return body;
+    limiter.count(request).then(
+      (state) => {
+        let body = payload;
+        if (state.exceeded && reply.statusCode !== 429) {
+          // No handler ran for this request (the guard counts every one that does), so
+          // nothing happened that answering 429 instead would hide.
+          body = answerRateLimited(request, reply, config);
+        }
+        writeRateLimitHeaders(reply, state);
+        done(null, body);
+      },
+      (error: unknown) => {
+        // Counting must never cost the caller its answer.
+        logger.error({ err: error, requestId: request.id }, 'Could not count a request');
+        done(null, payload);
+      },
+    );
   });
 }
 
