@@ -24,7 +24,14 @@ export class Outbox {
       // Through JSON so the stored payload is exactly what the API would have sent.
       payload: JSON.parse(JSON.stringify(object)) as object,
     });
-    await manager.insert(EventEntity, event);
+    // A plain INSERT: every write use case records an event, and TypeORM's insert builder
+    // cost more CPU than the statement.
+    const [row]: { created_at: Date }[] = await manager.query(
+      `INSERT INTO events (id, type, resource_type, resource_id, payload)
+       VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
+      [event.id, event.type, event.resourceType, event.resourceId, event.payload],
+    );
+    event.createdAt = row.created_at;
     return event;
   }
 }
