@@ -17,7 +17,7 @@ import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
 import { registerSecurityHeaders } from './http/security-headers';
-import { appLogger, LogDestination, requestLogging } from './logging';
+import { appLogger, createLogger, LogDestination, requestLogging } from './logging';
 import { Metrics } from './metrics/metrics';
 import { registerMetricsHooks } from './metrics/metrics.hooks';
 import { registerRateLimitHooks } from './rate-limit/rate-limit.hooks';
@@ -39,12 +39,14 @@ export async function createApp(
   database: DatabaseTarget,
   { logDestination }: AppOptions = {},
 ): Promise<NestFastifyApplication> {
+  // one pino logger for Fastify's request lines and, in production, Nest's own lines
+  const logger = createLogger(config, logDestination);
   const options = {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false as const,
     trustProxy: config.trustProxy,
-    ...requestLogging(config, logDestination),
+    ...requestLogging(logger),
     // On close, idle keep-alive connections are cut and requests in flight finish;
     // `true` would cut those too.
     forceCloseConnections: 'idle' as const,
@@ -79,7 +81,7 @@ export async function createApp(
     adapter,
     {
       bodyParser: false,
-      logger: appLogger(config),
+      logger: appLogger(config, logger),
     },
   );
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
