@@ -28,6 +28,9 @@ const toList = ({ value }: { value: unknown }): unknown =>
         .filter(Boolean)
     : value;
 
+/** Connections a process opens to DATABASE_URL unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 /**
  * Every environment variable the service reads (API.md §13). Values arrive as strings;
  * the transforms turn them into typed values and the validators reject bad ones, so a
@@ -43,7 +46,8 @@ export class EnvironmentVariables {
   DATABASE_URL?: string;
 
   /** Connections each process may open to DATABASE_URL (the embedded database uses one). */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number = 10;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number =
+    DEFAULT_POOL_SIZE;
 
   /** Folder of the embedded database used when DATABASE_URL is unset; "memory" keeps nothing. */
   @IsOptional() @IsString() @MinLength(1) EMBEDDED_DB_DIR: string = '.data/pglite';

@@ -1,5 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
+import { DEFAULT_POOL_SIZE } from '../config/environment';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DatabaseTarget {
@@ -7,8 +8,6 @@ export interface DatabaseTarget {
   /** PGlite is one session: its pool must hold a single connection. */
   embedded: boolean;
 }
-
-export const DEFAULT_POOL_SIZE = 10;
 
 export function dataSourceOptions(
   target: DatabaseTarget,
