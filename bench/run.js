@@ -54,8 +54,9 @@ async function main() {
 
     const fixtures = await loadFixtures(db);
     const results = [];
+    const pids = { api: app.pid, baseline: baseline.pid };
     for (const scenario of scenarios(fixtures)) {
-      results.push(await runScenario(scenario));
+      results.push(await runScenario(scenario, pids));
     }
     const oversell = await checkStock(db);
     const rssMb = residentMb(app.pid);
@@ -269,10 +270,20 @@ function scenarios({ ids, skus, appCursor, baselineCursor }) {
   ];
 }
 
-async function runScenario(scenario) {
+async function runScenario(scenario, pids) {
   const targets = {
-    api: { port: env.appPort, request: scenario.api, headers: { 'x-api-key': API_KEY } },
-    baseline: { port: env.baselinePort, request: scenario.baseline, headers: {} },
+    api: {
+      port: env.appPort,
+      pid: pids.api,
+      request: scenario.api,
+      headers: { 'x-api-key': API_KEY },
+    },
+    baseline: {
+      port: env.baselinePort,
+      pid: pids.baseline,
+      request: scenario.baseline,
+      headers: {},
+    },
   };
   const runs = { api: [], baseline: [] };
   for (const name of ['api', 'baseline']) await load(scenario, targets[name], 2); // warm-up
@@ -291,12 +302,14 @@ async function runScenario(scenario) {
   };
   log(
     `${scenario.name}: API ${api.rps} req/s p50 ${api.p50} ms p99 ${api.p99} ms; ` +
-      `baseline ${baseline.rps} req/s; ratio ${result.ratio.rps}`,
+      `baseline ${baseline.rps} req/s; ratio ${result.ratio.rps}; ` +
+      `CPU ms/req ${api.cpuMsPerRequest} vs ${baseline.cpuMsPerRequest}`,
   );
   return result;
 }
 
 async function load(scenario, target, seconds) {
+  const cpuBefore = cpuMs(target.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections: scenario.connections,
@@ -311,9 +324,13 @@ async function load(scenario, target, seconds) {
       },
     ],
   });
+  const cpu = cpuMs(target.pid) - cpuBefore;
   const expected = result.statusCodeStats[scenario.status]?.count ?? 0;
   return {
     rps: result.requests.average,
+    // the server process's own CPU per answered request: less sensitive than req/s to
+    // what else the machine's cores are doing
+    cpuMsPerRequest: result.requests.total > 0 ? cpu / result.requests.total : NaN,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
@@ -327,6 +344,7 @@ function summarize(runs) {
     rps: Math.round(mean('rps')),
     p50: round2(mean('p50')),
     p99: round2(mean('p99')),
+    cpuMsPerRequest: Math.round(mean('cpuMsPerRequest') * 1000) / 1000,
     requests: runs.reduce((sum, run) => sum + run.requests, 0),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
   };
@@ -349,6 +367,13 @@ async function checkStock(db) {
        OR i.quantity_reserved <> coalesce(ordered.quantity, 0)`);
   const { rows: orders } = await db.query('SELECT count(*)::int AS n FROM orders');
   return { ok: rows.length === 0, mismatchedSkus: rows.length, orders: orders[0].n };
+}
+
+/** User + system CPU time of process `pid` so far, in milliseconds (Linux /proc). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 function residentMb(pid) {
@@ -377,6 +402,8 @@ function print(report) {
     'base p50': r.baseline.p50,
     'base p99': r.baseline.p99,
     'req/s ratio': r.ratio.rps,
+    'API CPU ms/req': r.api.cpuMsPerRequest,
+    'base CPU ms/req': r.baseline.cpuMsPerRequest,
     unexpected: r.api.unexpected + r.baseline.unexpected,
   }));
   console.table(rows);
@@ -388,6 +415,8 @@ function print(report) {
 }
 
 const round2 = (n) => Math.round(n * 100) / 100;
+/** USER_HZ: the unit of /proc/<pid>/stat times, 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
 function run(command, args, extraEnv) {
   return new Promise((resolve, reject) => {
