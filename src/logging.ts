@@ -71,7 +71,12 @@ export function appLogger(config: AppConfig, logger: Logger | undefined): Logger
   return new ConsoleLogger({ logLevels: NEST_LEVELS[config.logLevel] });
 }
 
-/** Nest's LoggerService on pino: Nest's context becomes a `context` field. */
+/**
+ * Nest's LoggerService on pino: Nest's context becomes a `context` field. Written here
+ * rather than taken from nestjs-pino, whose logger comes with its own pino-http request
+ * logging (Fastify's logController already writes those lines) and an AsyncLocalStorage
+ * context per request, a cost on every request on Node.js 20.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
