@@ -39,7 +39,6 @@ export function createLogger(config: AppConfig, destination?: LogDestination): L
           url: request.url === undefined ? undefined : withoutSecrets(request.url),
           remoteAddress: request.ip,
         }),
-        err: pino.stdSerializers.err,
       },
     },
     // stdout written asynchronously: lines that come while a write is in flight go out
@@ -62,12 +61,15 @@ export function requestLogging(
 
 /**
  * Nest's own logger (boot, module and worker messages). In production its lines go
- * through the same pino logger as the request lines, so one stream has one shape; in
+ * through pino, the app's request logger when given, so one stream has one shape; in
  * development they stay readable.
  */
-export function appLogger(config: AppConfig, logger: Logger | undefined): LoggerService | false {
-  if (config.logLevel === 'silent' || logger === undefined) return false;
-  if (config.env === 'production') return new PinoNestLogger(logger);
+export function appLogger(
+  config: AppConfig,
+  logger: Logger | undefined = config.env === 'production' ? createLogger(config) : undefined,
+): LoggerService | false {
+  if (config.logLevel === 'silent') return false;
+  if (config.env === 'production' && logger) return new PinoNestLogger(logger);
   return new ConsoleLogger({ logLevels: NEST_LEVELS[config.logLevel] });
 }
 

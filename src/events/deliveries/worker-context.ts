@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { ConfigModule } from '../../config/config.module';
 import { DatabaseModule } from '../../database/database.module';
 import type { DatabaseTarget } from '../../database/data-source-options';
-import { appLogger, createLogger } from '../../logging';
+import { appLogger } from '../../logging';
 import { WebhookDeliveryModule } from './webhook-delivery.module';
 
 /** A worker process holds the configuration, the database and the delivery machinery: no HTTP. */
@@ -32,6 +32,6 @@ export function createWorkerContext(
   database: DatabaseTarget,
 ): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), {
-    logger: appLogger(config, createLogger(config)),
+    logger: appLogger(config),
   });
 }
