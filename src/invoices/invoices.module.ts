@@ -7,8 +7,7 @@ import { InvoiceStatusController } from './invoice-status.controller';
 import { InvoiceEntity } from './invoice.entity';
 import { InvoicesRepository } from './invoices.repository';
 import { InvoicesService } from './invoices.service';
-import { InvoicesV1Controller } from './invoices.v1.controller';
-import { InvoicesV2Controller } from './invoices.v2.controller';
+import { InvoicesV1Controller, InvoicesV2Controller } from './invoices.controller';
 
 @Module({
   imports: [

@@ -7,8 +7,7 @@ import { OrderStatusController } from './order-status.controller';
 import { OrderEntity } from './order.entity';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
-import { OrdersV1Controller } from './orders.v1.controller';
-import { OrdersV2Controller } from './orders.v2.controller';
+import { OrdersV1Controller, OrdersV2Controller } from './orders.controller';
 
 @Module({
   imports: [

@@ -4,8 +4,7 @@ import { InventoryModule } from '../inventory/inventory.module';
 import { ProductEntity } from './product.entity';
 import { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
-import { ProductsV1Controller } from './products.v1.controller';
-import { ProductsV2Controller } from './products.v2.controller';
+import { ProductsV1Controller, ProductsV2Controller } from './products.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ProductEntity]), InventoryModule],

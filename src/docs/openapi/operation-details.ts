@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { DECORATORS } from '@nestjs/swagger';
 import { REQUIRED_PERMISSION } from '../../auth/auth.decorators';
 import { Permission, ROLE_PERMISSIONS, ROLES } from '../../auth/permissions';
@@ -13,12 +13,14 @@ import { operations } from './openapi-shape';
  */
 export function permissionsByOperationId(app: INestApplication): Map<string, Permission> {
   const found = new Map<string, Permission | null>();
+  const scanner = new MetadataScanner();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const prototype = (wrapper.metatype as { prototype?: object } | null)?.prototype;
       if (!prototype) continue;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
+      // Inherited handlers too, as Nest routes them: a versioned controller's are.
+      for (const name of scanner.getAllMethodNames(prototype)) {
+        const handler = (prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function') continue;
         const permission = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
           | Permission

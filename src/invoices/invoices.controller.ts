@@ -1,0 +1,106 @@
+import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequirePermission } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { IfMatch } from '../http/if-match.decorator';
+import { Location, type SetLocation } from '../http/location.decorator';
+import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
+import { Page } from '../http/pagination/page';
+import { ResourceId } from '../http/resource-id.pipe';
+import { ParamType, type ResourceVersion } from '../http/versioned-controller';
+import { InvoiceCreateDto, InvoicePatchDto } from './dto/invoice-write.dto';
+import { InvoiceV1Dto, InvoiceV2Dto } from './dto/invoice.dto';
+import { ListInvoicesV1Dto, ListInvoicesV2Dto } from './dto/list-invoices.dto';
+import { invoiceInputFrom, invoicePatchFrom } from './invoice-input';
+import type { InvoiceEntity } from './invoice.entity';
+import { CREATE_INVOICE_DESCRIPTION, CREATE_INVOICE_SUMMARY } from './invoices.openapi';
+import { InvoicesService } from './invoices.service';
+import { toInvoiceV1 } from './invoices.v1.mapper';
+import { toInvoiceV2 } from './invoices.v2.mapper';
+
+type InvoicesVersion<Dto> = ResourceVersion<
+  InvoiceEntity,
+  Dto,
+  ListInvoicesV1Dto | ListInvoicesV2Dto
+>;
+
+/** `/invoices` in one API version; the versions differ only in what `api` gives. */
+function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
+  @ApiTags('invoices')
+  @Controller({ path: 'invoices', version: api.version })
+  class InvoicesController {
+    constructor(private readonly invoices: InvoicesService) {}
+
+    @Get()
+    @RequirePermission('invoices:read')
+    @ApiOperation({ operationId: 'listInvoices', summary: 'List invoices (a customer: its own)' })
+    @ApiPage(api.dto)
+    async list(
+      @Query() @ParamType(api.listQuery) query: ListInvoicesV1Dto | ListInvoicesV2Dto,
+      @CurrentPrincipal() principal: Principal,
+    ): Promise<Page<Dto>> {
+      return (await this.invoices.list(principal, query, query)).map(api.toDto);
+    }
+
+    @Post()
+    @RequirePermission('invoices:write')
+    @ApiOperation({
+      operationId: 'createInvoice',
+      summary: CREATE_INVOICE_SUMMARY,
+      description: CREATE_INVOICE_DESCRIPTION,
+    })
+    @ApiCreated(api.dto)
+    async create(
+      @Body() body: InvoiceCreateDto,
+      @CurrentPrincipal() principal: Principal,
+      @Location() location: SetLocation,
+    ): Promise<Dto> {
+      const invoice = await this.invoices.create(principal, invoiceInputFrom(body));
+      location(invoice.id);
+      return api.toDto(invoice);
+    }
+
+    @Get(':id')
+    @RequirePermission('invoices:read')
+    @ApiOperation({ operationId: 'getInvoice', summary: 'Get an invoice' })
+    @ApiResource(api.dto)
+    async get(
+      @ResourceId('invoice') id: string,
+      @CurrentPrincipal() principal: Principal,
+    ): Promise<Dto> {
+      return api.toDto(await this.invoices.get(principal, id));
+    }
+
+    @Patch(':id')
+    @RequirePermission('invoices:write')
+    @ApiOperation({
+      operationId: 'updateInvoice',
+      summary: 'Change the due date or notes of a draft or open invoice',
+    })
+    @ApiIfMatch()
+    @ApiResource(api.dto)
+    async update(
+      @ResourceId('invoice') id: string,
+      @Body() body: InvoicePatchDto,
+      @CurrentPrincipal() principal: Principal,
+      @IfMatch() versions?: number[],
+    ): Promise<Dto> {
+      return api.toDto(await this.invoices.update(principal, id, invoicePatchFrom(body), versions));
+    }
+  }
+  return InvoicesController;
+}
+
+export class InvoicesV1Controller extends invoicesController({
+  version: '1',
+  dto: InvoiceV1Dto,
+  listQuery: ListInvoicesV1Dto,
+  toDto: toInvoiceV1,
+}) {}
+
+export class InvoicesV2Controller extends invoicesController({
+  version: '2',
+  dto: InvoiceV2Dto,
+  listQuery: ListInvoicesV2Dto,
+  toDto: toInvoiceV2,
+}) {}
