@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { PreparedStatement } from '../database/prepared-statement';
 
 /** How long a key and its answer are kept (API.md §6). */
 export const KEY_TTL = '24 hours';
@@ -42,6 +43,39 @@ interface Row {
   response_headers: Record<string, string> | null;
 }
 
+// The statements every idempotent POST runs, parsed once per connection.
+const CLAIM = new PreparedStatement(
+  `INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at)
+   VALUES ($1, $2, $3, 'in_flight', now() + $4::interval)
+   ON CONFLICT (principal, key) DO UPDATE
+      SET request_hash = EXCLUDED.request_hash, status = 'in_flight', claimed_at = now(),
+          expires_at = EXCLUDED.expires_at,
+          response_status = NULL, response_body = NULL, response_headers = NULL
+    WHERE k.expires_at <= now()
+       OR (k.status = 'in_flight' AND k.claimed_at <= now() - $5::interval)
+   RETURNING claimed_at`,
+);
+const RECORD = new PreparedStatement(
+  `SELECT request_hash, status, response_status, response_body, response_headers
+     FROM idempotency_keys WHERE principal = $1 AND key = $2`,
+);
+const MARK_COMMITTED = new PreparedStatement(
+  `UPDATE idempotency_keys SET status = 'committed'
+    WHERE principal = $1 AND key = $2 AND claimed_at = $3
+      AND status IN ('in_flight', 'committed')`,
+);
+const COMPLETE = new PreparedStatement(
+  `UPDATE idempotency_keys
+      SET status = 'done', response_status = $4, response_body = $5::json,
+          response_headers = $6::jsonb
+    WHERE principal = $1 AND key = $2 AND claimed_at = $3
+      AND status IN ('in_flight', 'committed')`,
+);
+const RELEASE = new PreparedStatement(
+  `DELETE FROM idempotency_keys
+    WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'in_flight'`,
+);
+
 /** All SQL about idempotency keys: one row per (caller, key), claimed by inserting it. */
 @Injectable()
 export class IdempotencyRepository {
@@ -53,24 +87,15 @@ export class IdempotencyRepository {
    * the key is someone else's, returns that record (null if it vanished meanwhile).
    */
   async claim(principal: string, key: string, requestHash: string): Promise<Claim> {
-    const claimed: { claimed_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at)
-       VALUES ($1, $2, $3, 'in_flight', now() + $4::interval)
-       ON CONFLICT (principal, key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, status = 'in_flight', claimed_at = now(),
-              expires_at = EXCLUDED.expires_at,
-              response_status = NULL, response_body = NULL, response_headers = NULL
-        WHERE k.expires_at <= now()
-           OR (k.status = 'in_flight' AND k.claimed_at <= now() - $5::interval)
-       RETURNING claimed_at`,
-      [principal, key, requestHash, KEY_TTL, `${IN_FLIGHT_LEASE_MS} milliseconds`],
-    );
+    const claimed = await CLAIM.run<{ claimed_at: Date }[]>(this.dataSource, [
+      principal,
+      key,
+      requestHash,
+      KEY_TTL,
+      `${IN_FLIGHT_LEASE_MS} milliseconds`,
+    ]);
     if (claimed[0]) return { mine: true, claimedAt: claimed[0].claimed_at };
-    const rows: Row[] = await this.dataSource.query(
-      `SELECT request_hash, status, response_status, response_body, response_headers
-         FROM idempotency_keys WHERE principal = $1 AND key = $2`,
-      [principal, key],
-    );
+    const rows = await RECORD.run<Row[]>(this.dataSource, [principal, key]);
     const row = rows[0];
     if (!row) return { mine: false, record: null };
     return {
@@ -100,12 +125,11 @@ export class IdempotencyRepository {
     key: string,
     claimedAt: Date,
   ): Promise<boolean> {
-    const [, marked]: [unknown[], number] = await manager.query(
-      `UPDATE idempotency_keys SET status = 'committed'
-        WHERE principal = $1 AND key = $2 AND claimed_at = $3
-          AND status IN ('in_flight', 'committed')`,
-      [principal, key, claimedAt],
-    );
+    const [, marked] = await MARK_COMMITTED.run<[unknown[], number]>(manager, [
+      principal,
+      key,
+      claimedAt,
+    ]);
     return marked === 1;
   }
 
@@ -116,21 +140,14 @@ export class IdempotencyRepository {
     claimedAt: Date,
     response: StoredResponse,
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_keys
-          SET status = 'done', response_status = $4, response_body = $5::json,
-              response_headers = $6::jsonb
-        WHERE principal = $1 AND key = $2 AND claimed_at = $3
-          AND status IN ('in_flight', 'committed')`,
-      [
-        principal,
-        key,
-        claimedAt,
-        response.status,
-        response.body === null ? null : JSON.stringify(response.body),
-        JSON.stringify(response.headers),
-      ],
-    );
+    await COMPLETE.run(this.dataSource, [
+      principal,
+      key,
+      claimedAt,
+      response.status,
+      response.body === null ? null : JSON.stringify(response.body),
+      JSON.stringify(response.headers),
+    ]);
   }
 
   /**
@@ -138,11 +155,7 @@ export class IdempotencyRepository {
    * once something the request did has committed.
    */
   async release(principal: string, key: string, claimedAt: Date): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM idempotency_keys
-        WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'in_flight'`,
-      [principal, key, claimedAt],
-    );
+    await RELEASE.run(this.dataSource, [principal, key, claimedAt]);
   }
 
   /** Deletes up to `limit` expired records; returns how many. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { PreparedStatement } from '../database/prepared-statement';
 import { inTransaction } from '../database/transaction';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -59,6 +60,17 @@ export interface ShortLine extends StockLine {
 /** Lines in the one order every stock-moving transaction locks rows in, against deadlocks. */
 const inSkuOrder = <L extends StockLine>(lines: L[]): L[] =>
   [...lines].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+
+// Every order runs these for each of its lines.
+const RESERVE = new PreparedStatement(
+  `UPDATE inventory_items
+      SET quantity_reserved = quantity_reserved + $2, version = version + 1, updated_at = now()
+    WHERE sku = $1 AND archived_at IS NULL AND quantity_on_hand - quantity_reserved >= $2`,
+);
+const AVAILABLE = new PreparedStatement(
+  `SELECT greatest(quantity_on_hand - quantity_reserved, 0) AS available
+     FROM inventory_items WHERE sku = $1 AND archived_at IS NULL`,
+);
 
 /** All SQL about stock levels and their ledger. */
 @Injectable()
@@ -164,19 +176,13 @@ export class InventoryRepository {
     const short: ShortLine[] = [];
     for (const line of inSkuOrder(lines)) {
       if (short.length === 0) {
-        const [, reserved]: [unknown[], number] = await manager.query(
-          `UPDATE inventory_items
-              SET quantity_reserved = quantity_reserved + $2, version = version + 1, updated_at = now()
-            WHERE sku = $1 AND archived_at IS NULL AND quantity_on_hand - quantity_reserved >= $2`,
-          [line.sku, line.quantity],
-        );
+        const [, reserved] = await RESERVE.run<[unknown[], number]>(manager, [
+          line.sku,
+          line.quantity,
+        ]);
         if (reserved === 1) continue;
       }
-      const rows: { available: number }[] = await manager.query(
-        `SELECT greatest(quantity_on_hand - quantity_reserved, 0) AS available
-           FROM inventory_items WHERE sku = $1 AND archived_at IS NULL`,
-        [line.sku],
-      );
+      const rows = await AVAILABLE.run<{ available: number }[]>(manager, [line.sku]);
       const available = rows[0]?.available ?? 0;
       // A line whose UPDATE matched nothing is short, whatever a later read says.
       if (short.length === 0 || available < line.quantity) short.push({ ...line, available });

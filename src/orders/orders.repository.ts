@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { columnsAsProperties } from '../database/columns-as-properties';
+import { PreparedStatement } from '../database/prepared-statement';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -52,7 +53,9 @@ export const ORDERS: CollectionSpec = {
  */
 @Injectable()
 export class OrdersRepository {
-  private orderableSql?: string;
+  // the statements of order creation, built once (they need the entities' metadata)
+  private orderable?: PreparedStatement;
+  private insertOrder?: PreparedStatement;
 
   constructor(
     @InjectRepository(OrderEntity) private readonly orders: Repository<OrderEntity>,
@@ -111,10 +114,11 @@ export class OrdersRepository {
    * transaction; archived products are not returned.
    */
   async findOrderableProducts(manager: EntityManager, skus: string[]): Promise<ProductEntity[]> {
-    // built once, like the other statements of the order hot path
-    this.orderableSql ??= `SELECT ${columnsAsProperties(manager, ProductEntity)}
-      FROM products WHERE sku = ANY($1) AND archived_at IS NULL`;
-    const rows: ObjectLiteral[] = await manager.query(this.orderableSql, [skus]);
+    this.orderable ??= new PreparedStatement(
+      `SELECT ${columnsAsProperties(manager, ProductEntity)}
+         FROM products WHERE sku = ANY($1) AND archived_at IS NULL`,
+    );
+    const rows = await this.orderable.run<ObjectLiteral[]>(manager, [skus]);
     return rows.map((row) => manager.create(ProductEntity, row));
   }
 
@@ -130,7 +134,7 @@ export class OrdersRepository {
     actor: string,
   ): Promise<OrderEntity> {
     const column = <K extends keyof (typeof lines)[number]>(key: K) => lines.map((l) => l[key]);
-    const rows: ObjectLiteral[] = await manager.query(
+    this.insertOrder ??= new PreparedStatement(
       `WITH created AS (
          INSERT INTO orders (id, customer_id, status, currency, total_minor, total_scale,
                              shipping_address, notes)
@@ -146,25 +150,25 @@ export class OrdersRepository {
          VALUES ($1, 1, NULL, $3, $16)
        )
        SELECT * FROM created`,
-      [
-        order.id,
-        order.customerId,
-        order.status,
-        order.currency,
-        order.totalMinor,
-        order.totalScale,
-        JSON.stringify(order.shippingAddress),
-        order.notes ?? null,
-        column('lineNo'),
-        column('sku'),
-        column('productId'),
-        column('name'),
-        column('quantity'),
-        column('unitPriceMinor'),
-        column('lineTotalMinor'),
-        actor,
-      ],
     );
+    const rows = await this.insertOrder.run<ObjectLiteral[]>(manager, [
+      order.id,
+      order.customerId,
+      order.status,
+      order.currency,
+      order.totalMinor,
+      order.totalScale,
+      JSON.stringify(order.shippingAddress),
+      order.notes ?? null,
+      column('lineNo'),
+      column('sku'),
+      column('productId'),
+      column('name'),
+      column('quantity'),
+      column('unitPriceMinor'),
+      column('lineTotalMinor'),
+      actor,
+    ]);
     const created = manager.create(OrderEntity, rows[0]);
     created.lines = lines.map((line) => manager.create(OrderLineEntity, line));
     return created;

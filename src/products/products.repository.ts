@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import { columnsAsProperties } from '../database/columns-as-properties';
+import { PreparedStatement } from '../database/prepared-statement';
 import { updateWithLock } from '../database/update-with-lock';
 import { ConflictProblem } from '../http/problem';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -42,7 +43,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** All SQL about products. Archived products are invisible to every read. */
 @Injectable()
 export class ProductsRepository {
-  private byIdSql?: string;
+  private byId?: PreparedStatement;
 
   constructor(
     @InjectRepository(ProductEntity) private readonly products: Repository<ProductEntity>,
@@ -54,9 +55,11 @@ export class ProductsRepository {
    * builder and its hydration cost more CPU than PostgreSQL spends answering.
    */
   async findLive(id: string): Promise<ProductEntity | null> {
-    this.byIdSql ??= `SELECT ${columnsAsProperties(this.products.manager, ProductEntity)}
-      FROM products WHERE id = $1 AND archived_at IS NULL`;
-    const rows: ObjectLiteral[] = await this.products.query(this.byIdSql, [id]);
+    this.byId ??= new PreparedStatement(
+      `SELECT ${columnsAsProperties(this.products.manager, ProductEntity)}
+         FROM products WHERE id = $1 AND archived_at IS NULL`,
+    );
+    const rows = await this.byId.run<ObjectLiteral[]>(this.products, [id]);
     return rows[0] ? this.products.create(rows[0]) : null;
   }
 
