@@ -243,14 +243,14 @@ describe('POST /api/v1/invoices', () => {
 });
 
 describe('/api/v2/invoices', () => {
-  it('shows money as objects and no separate currency; the rest as v1', async () => {
+  it('shows money as objects; the rest, currency included, as v1', async () => {
     const { order } = await confirmedOrder(api, { price: '5.25', quantity: 2 });
 
     const response = await api.post('/api/v2/invoices', { orderId: order.id });
 
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`/api/v2/invoices/${response.body.id}`);
-    expect(response.body).not.toHaveProperty('currency');
+    expect(response.body.currency).toBe('EUR');
     expect(response.body.total).toEqual({ amount: '10.50', currency: 'EUR' });
     expect(response.body.amountDue).toEqual({ amount: '10.50', currency: 'EUR' });
     expect(response.body.lines[0]).toMatchObject({
@@ -258,7 +258,7 @@ describe('/api/v2/invoices', () => {
       lineTotal: { amount: '10.50', currency: 'EUR' },
     });
     const v1 = (await api.get(invoicePath(response.body.id, 1))).body;
-    const { currency: _c, total: _t, amountDue: _a, lines: _l, ...shared } = v1;
+    const { total: _t, amountDue: _a, lines: _l, ...shared } = v1;
     const { total: _t2, amountDue: _a2, lines: _l2, ...sharedV2 } = response.body;
     expect(sharedV2).toEqual(shared);
     expect((await api.get(invoicePath(response.body.id, 2))).body).toEqual(response.body);

@@ -4,7 +4,7 @@ import type { InvoiceV2Dto } from './dto/invoice.dto';
 import { amountDueMinor } from './invoice-status';
 import type { InvoiceEntity } from './invoice.entity';
 
-/** v2 shows money as `{amount, currency}` objects, so the invoice needs no `currency` field. */
+/** v2 shows money as `{amount, currency}` objects; the invoice's `currency` stays (API.md §3). */
 export function toInvoiceV2(i: InvoiceEntity): InvoiceV2Dto {
   const money = (minor: string): MoneyDto => ({
     amount: formatMoney(minor, i.totalScale),
@@ -16,6 +16,7 @@ export function toInvoiceV2(i: InvoiceEntity): InvoiceV2Dto {
     orderId: i.orderId,
     customerId: i.customerId,
     status: i.status,
+    currency: i.currency,
     lines: i.lines.map((l) => ({
       sku: l.sku,
       productId: l.productId,

@@ -3,7 +3,7 @@ import type { MoneyDto } from '../common/dto/money.dto';
 import type { OrderV2Dto } from './dto/order.dto';
 import type { OrderEntity } from './order.entity';
 
-/** v2 shows money as `{amount, currency}` objects, so the order needs no `currency` field. */
+/** v2 shows money as `{amount, currency}` objects; the order's `currency` stays (API.md §3). */
 export function toOrderV2(o: OrderEntity): OrderV2Dto {
   const money = (minor: string): MoneyDto => ({
     amount: formatMoney(minor, o.totalScale),
@@ -13,6 +13,7 @@ export function toOrderV2(o: OrderEntity): OrderV2Dto {
     id: o.id,
     customerId: o.customerId,
     status: o.status,
+    currency: o.currency,
     lines: o.lines.map((l) => ({
       sku: l.sku,
       productId: l.productId,

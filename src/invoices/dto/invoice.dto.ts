@@ -36,6 +36,12 @@ export class InvoiceBaseDto {
   @ApiProperty({ enum: INVOICE_STATUSES, example: 'open' })
   status: InvoiceStatus;
   /**
+   * The currency of every amount of the invoice (v2 repeats it in each money object).
+   * @example "EUR"
+   */
+  @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
+  currency: string;
+  /**
    * When payment is due (a date).
    * @example "2026-12-21"
    */
@@ -58,9 +64,6 @@ export class InvoiceBaseDto {
 
 /** An invoice as /api/v1 shows it. */
 export class InvoiceV1Dto extends InvoiceBaseDto {
-  /** @example "EUR" */
-  @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
-  currency: string;
   /** The order's lines, as invoiced. */
   @ApiProperty({ type: [OrderLineV1Dto], minItems: 1, maxItems: MAX_ORDER_LINES })
   lines: OrderLineV1Dto[];

@@ -36,6 +36,12 @@ export class OrderBaseDto {
   customerId: string;
   @ApiProperty({ enum: ORDER_STATUSES, example: 'pending' })
   status: OrderStatus;
+  /**
+   * The currency of every amount of the order (v2 repeats it in each money object).
+   * @example "EUR"
+   */
+  @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
+  currency: string;
   shippingAddress: ShippingAddressDto;
   @ApiProperty({ type: 'string', nullable: true, maxLength: 2000 })
   notes: string | null;
@@ -64,9 +70,6 @@ export class OrderLineV1Dto extends OrderLineBaseDto {
 
 /** An order as /api/v1 shows it. */
 export class OrderV1Dto extends OrderBaseDto {
-  /** @example "EUR" */
-  @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
-  currency: string;
   @ApiProperty({ type: [OrderLineV1Dto], minItems: 1, maxItems: MAX_ORDER_LINES })
   lines: OrderLineV1Dto[];
   /**
