@@ -132,7 +132,9 @@ function enumValues(entity: Json): unknown[] {
 function validationTargets(): [Target, ValidationMetadata[]][] {
   const storage = getMetadataStorage() as unknown as { validationMetadatas?: unknown };
   const map = storage.validationMetadatas;
-  if (!(map instanceof Map)) {
+  // Not `instanceof Map`: a single Jest file runs in-band, in another realm than the global
+  // setup that loaded class-validator first, and its Map is not this realm's Map.
+  if (Object.prototype.toString.call(map) !== '[object Map]') {
     throw new Error('class-validator changed its metadata storage: update validation-constraints.ts');
   }
   // string keys are named validation schemas, not classes
