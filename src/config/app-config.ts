@@ -23,6 +23,12 @@ export class AppConfig {
   readonly bootstrapApiKey: string | undefined;
   readonly corsOrigins: readonly string[];
   readonly rateLimit: { readonly limit: number; readonly windowSeconds: number };
+  /** attempts at the sign-in form, per email and per client IP, in fixed windows */
+  readonly signInLimit: {
+    readonly perEmail: number;
+    readonly perIp: number;
+    readonly windowSeconds: number;
+  };
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
   readonly publicUrl: string | undefined;
   /** external issuers whose JWT access tokens are trusted (AUTH_ISSUERS) */
@@ -49,6 +55,11 @@ export class AppConfig {
     this.bootstrapApiKey = vars.BOOTSTRAP_API_KEY;
     this.corsOrigins = vars.CORS_ORIGINS;
     this.rateLimit = { limit: vars.RATE_LIMIT_PER_HOUR, windowSeconds: vars.RATE_LIMIT_WINDOW_S };
+    this.signInLimit = {
+      perEmail: vars.SIGN_IN_LIMIT_PER_EMAIL,
+      perIp: vars.SIGN_IN_LIMIT_PER_IP,
+      windowSeconds: vars.SIGN_IN_WINDOW_S,
+    };
     this.publicUrl = vars.PUBLIC_URL?.replace(/\/+$/, '');
     this.webhookRetryScheduleSeconds = vars.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
     this.webhookDisableAfterSeconds = vars.WEBHOOK_DISABLE_AFTER_S;

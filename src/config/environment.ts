@@ -70,6 +70,14 @@ export class EnvironmentVariables {
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_WINDOW_S: number = 3600;
 
+  /** Sign-in attempts at the built-in authorization server per email, per window. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_EMAIL: number = 10;
+
+  /** Sign-in attempts per client IP (an IPv6 /64), per window. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_IP: number = 100;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_WINDOW_S: number = 900;
+
   @IsOptional() @IsString() TLS_CERT_FILE?: string;
 
   @IsOptional() @IsString() TLS_KEY_FILE?: string;

@@ -4,6 +4,7 @@ import { ROLE_PERMISSIONS } from '../permissions';
 import type { UsersService } from '../users/users.service';
 import { errorPage, loginPage } from './login-page';
 import { interactionPath } from './provider-configuration';
+import type { SignInLimiter } from './sign-in-limiter';
 
 const MAX_FORM_BYTES = 16 * 1024;
 const PERMISSION = /^[a-z-]+:(read|write)$/;
@@ -22,6 +23,7 @@ export class LoginInteraction {
   constructor(
     private readonly provider: Provider,
     private readonly users: Users,
+    private readonly limiter: Pick<SignInLimiter, 'attempt'>,
   ) {}
 
   /** GET /oauth/interaction/{uid}: the sign-in form, or straight on when only consent is due. */
@@ -35,8 +37,11 @@ export class LoginInteraction {
     return html(res, 400, errorPage('interaction_required', 'This request cannot go on here.'));
   }
 
-  /** POST /oauth/interaction/{uid}/login: checks the password through the users module. */
-  async login(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+  /**
+   * POST /oauth/interaction/{uid}/login: checks the password through the users module,
+   * unless `ip` or the email has used up its attempts (SignInLimiter).
+   */
+  async login(req: IncomingMessage, res: ServerResponse, uid: string, ip: string): Promise<void> {
     const interaction = await this.interaction(req, res, uid);
     if (!interaction) return;
     const form = await readForm(req);
@@ -49,7 +54,22 @@ export class LoginInteraction {
     }
     const email = (form.get('email') ?? '').slice(0, MAX_EMAIL);
     const password = (form.get('password') ?? '').slice(0, MAX_PASSWORD);
-    const user = email && password ? await this.users.verifyPassword(email, password) : null;
+    // Counted before the password is checked, so parallel posts cannot slip past the limit;
+    // refused without checking it, so a refused attempt tells nothing about the password.
+    const retryAfter = await this.limiter.attempt(email, ip);
+    if (retryAfter !== null) {
+      const minutes = Math.ceil(retryAfter / 60);
+      const page = loginPage({
+        ...(await this.form(interaction)),
+        email,
+        error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+      });
+      res.setHeader('Retry-After', String(retryAfter));
+      return html(res, 429, page);
+    }
+    // No account's email holds U+0000 (PostgreSQL text cannot): wrong, not a database error.
+    const plausible = email && password && !email.includes('\0');
+    const user = plausible ? await this.users.verifyPassword(email, password) : null;
     if (!user) {
       const page = loginPage({
         ...(await this.form(interaction)),

@@ -14,6 +14,7 @@ import { postgresAdapter } from './oauth-adapter';
 import { OAuthPayloadsRepository } from './oauth-payloads.repository';
 import { builtInIssuer, OAUTH_PATH } from './oauth-urls';
 import { providerConfiguration } from './provider-configuration';
+import { SignInLimiter } from './sign-in-limiter';
 import { SigningKeys } from './signing-keys';
 import { SigningKeysRepository } from './signing-keys.repository';
 
@@ -58,6 +59,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     private readonly payloads: OAuthPayloadsRepository,
     private readonly clients: OAuthClientsRepository,
     private readonly users: UsersService,
+    private readonly signInLimiter: SignInLimiter,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -119,7 +121,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     if (interaction && !wellKnown) {
       const [, uid, isLogin] = interaction;
       if (req.method === 'GET' && !isLogin) return login.show(req, res, uid);
-      if (req.method === 'POST' && isLogin) return login.login(req, res, uid);
+      if (req.method === 'POST' && isLogin) return login.login(req, res, uid, request.ip);
     }
     const query = req.url?.slice(path.length) ?? '';
     // oidc-provider works out its mount point from originalUrl minus url (as under express)
@@ -168,7 +170,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     return {
       provider,
       handle: provider.callback(),
-      login: new LoginInteraction(provider, this.users),
+      login: new LoginInteraction(provider, this.users, this.signInLimiter),
     };
   }
 }

@@ -5,6 +5,7 @@ import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repositor
 import { UsersModule } from '../users/users.module';
 import { OAuthPayloadsRepository } from './oauth-payloads.repository';
 import { OAuthServer } from './oauth-server';
+import { SignInLimiter } from './sign-in-limiter';
 import { SigningKeys } from './signing-keys';
 import { SigningKeysRepository } from './signing-keys.repository';
 
@@ -20,6 +21,7 @@ import { SigningKeysRepository } from './signing-keys.repository';
     SigningKeys,
     OAuthPayloadsRepository,
     OAuthClientsRepository,
+    SignInLimiter,
     OAuthServer,
   ],
   exports: [SigningKeys, OAuthPayloadsRepository, OAuthClientsRepository, OAuthServer],
