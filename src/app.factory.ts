@@ -13,6 +13,8 @@ import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { registerCors } from './http/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
+import { FrameworkErrors } from './http/framework-errors';
+import { registerJsonBodyParser } from './http/json-body';
 import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
@@ -24,6 +26,12 @@ import { registerRateLimitHooks } from './rate-limit/rate-limit.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * The longest path parameter the router matches: three times the longest key a client
+ * can name (a SKU, 64 characters; ids are 36-character UUIDs). Anything longer names no
+ * resource and is answered `404` (framework-errors.ts), not with Fastify's raw 414.
+ */
+export const MAX_PARAM_LENGTH = 200;
 
 export interface AppOptions {
   /** where the request log goes instead of stdout (tests read it) */
@@ -41,16 +49,20 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   // one pino logger for Fastify's request lines and, in production, Nest's own lines
   const logger = createLogger(config, logDestination);
+  const logging = requestLogging(logger);
+  // malformed URLs and over-long path parameters, refused before any route or hook
+  const frameworkErrors = new FrameworkErrors(config, MAX_PARAM_LENGTH, logging.logController!);
   const options = {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false as const,
     trustProxy: config.trustProxy,
-    ...requestLogging(logger),
+    ...logging,
+    frameworkErrors: frameworkErrors.handler,
     // On close, idle keep-alive connections are cut and requests in flight finish;
     // `true` would cut those too.
     forceCloseConnections: 'idle' as const,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
   };
   const adapter = new DrainingFastifyAdapter(
     config.tls
@@ -67,7 +79,9 @@ export async function createApp(
   const fastify = adapter.getInstance();
   // Bodies are JSON only (API.md §1): Fastify's text/plain parser would accept others.
   fastify.removeContentTypeParser(['text/plain']);
-  const routes = new RouteTable();
+  // ours in place of Fastify's JSON parser: empty, deep, NUL and prototype-key bodies
+  registerJsonBodyParser(fastify);
+  const routes = new RouteTable(MAX_PARAM_LENGTH);
   routes.attach(fastify);
   registerResponseHooks(fastify, config);
   registerDrainHooks(fastify);
@@ -90,6 +104,7 @@ export async function createApp(
   registerRateLimitHooks(fastify, app.get(RateLimiter), config);
   // request count and latency by route pattern and status, for GET /metrics
   registerMetricsHooks(fastify, app.get(Metrics));
+  frameworkErrors.countIn(app.get(Metrics));
 
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);

@@ -330,3 +330,67 @@ describe('If-Match on writes', () => {
     expect((await api.get(`/api/v1/inventory/${product.sku}`)).body).toEqual(stock.body);
   });
 });
+
+describe('Vary on the credential headers', () => {
+  /** Every answer depends on who asks, so a shared cache must key it by the credentials. */
+  function expectVaryOnCredentials(response: ApiResponse) {
+    const vary = (response.headers.get('vary') ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(vary).toEqual(expect.arrayContaining(['origin', 'authorization', 'x-api-key']));
+    // each once, however many parts of the app touched the header
+    expect(new Set(vary).size).toBe(vary.length);
+  }
+
+  let analystKey: string;
+
+  beforeAll(async () => {
+    const created = await api.post('/api/v1/api-keys', { name: 'vary test', role: 'analyst' });
+    expect(created.status).toBe(201);
+    analystKey = created.body.key as string;
+  });
+
+  it.each([
+    ['a 200 GET', () => api.get('/api/v1/products'), 200],
+    ['a 201 creation', () => api.post('/api/v1/products', productBody()), 201],
+    [
+      'a 200 write',
+      async () => {
+        const product = await createProduct(api);
+        return api.request('PATCH', productPath(product.id), { body: { name: 'Varied' } });
+      },
+      200,
+    ],
+    [
+      'a 204 deletion',
+      async () => api.request('DELETE', productPath((await createProduct(api)).id)),
+      204,
+    ],
+    ['a 401', () => api.get('/api/v1/products', { auth: false }), 401],
+    [
+      'a 403',
+      () =>
+        api.post('/api/v1/products', productBody(), {
+          auth: false,
+          headers: { 'X-API-Key': analystKey },
+        }),
+      403,
+    ],
+    ['a 404', () => api.get(productPath('01890000-0000-7000-8000-000000000000')), 404],
+    ['a 405', () => api.request('DELETE', '/api/v1/products'), 405],
+    ['a 422', () => api.post('/api/v1/products', { sku: '' }), 422],
+  ])('is on %s', async (_name, send, status) => {
+    const response = await send();
+
+    expect(response.status).toBe(status);
+    expectVaryOnCredentials(response);
+  });
+
+  it('is on a 304', async () => {
+    const product = await createProduct(api);
+    const etag = (await api.get(productPath(product.id))).headers.get('etag') as string;
+
+    const response = await api.get(productPath(product.id), { headers: { 'If-None-Match': etag } });
+
+    expect(response.status).toBe(304);
+    expectVaryOnCredentials(response);
+  });
+});

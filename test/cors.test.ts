@@ -119,6 +119,25 @@ describe('an allowed origin', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
   });
 
+  it.each([
+    ['a malformed percent-encoding', '/api/v1/products/%zz', 400, 'bad_request'],
+    ['an over-long id', `/api/v1/products/${'A'.repeat(300)}`, 404, 'not_found'],
+  ])(
+    'gets the CORS headers on %s, which the router refuses before any route',
+    async (_name, path, status, code) => {
+      const response = await api.get(path, { headers: { Origin: ALLOWED } });
+
+      expectProblem(response, status, code);
+      expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      expect(lower(listOf(response.headers.get('access-control-expose-headers')))).toEqual(
+        expect.arrayContaining(['x-request-id', 'etag']),
+      );
+      expect(lower(listOf(response.headers.get('vary')))).toEqual(
+        expect.arrayContaining(['origin', 'authorization', 'x-api-key']),
+      );
+    },
+  );
+
   it('can create through the API', async () => {
     const response = await api.post('/api/v1/products', productBody(), {
       headers: { Origin: ALSO_ALLOWED },
@@ -167,6 +186,14 @@ describe('an origin that is not on the list', () => {
 
     expectProblem(response, 403, 'origin_not_allowed');
     expect(corsHeaderNames(response)).toEqual([]);
+  });
+
+  it('is refused on a URL the router refuses too, like on any other request', async () => {
+    const response = await api.get('/api/v1/products/%zz', { headers: { Origin: FOREIGN } });
+
+    expectProblem(response, 403, 'origin_not_allowed');
+    expect(corsHeaderNames(response)).toEqual([]);
+    expectVaryOrigin(response);
   });
 
   it('is refused outside /api as well', async () => {

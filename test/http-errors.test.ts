@@ -111,6 +111,116 @@ describe('unknown routes and methods', () => {
   });
 });
 
+describe('paths under /docs', () => {
+  it.each([
+    ['/docs/v3/openapi.json'],
+    ['/docs/foo'],
+    ['/docs/v1/openapi.yaml'],
+    ['/docs/errors/bad_request/x'],
+    ['/docs/changelog/x'],
+  ])('answers GET %s, which no page serves, with 404 not_found and no Allow', async (path) => {
+    const response = await api.get(path, { auth: false });
+
+    const problem = expectProblem(response, 404, 'not_found');
+    expect(problem.instance).toBe(path);
+    expect(response.headers.has('allow')).toBe(false);
+  });
+
+  it('answers another method on a docs path that does not exist with 404, not 405', async () => {
+    const response = await api.request('POST', '/docs/foo', { auth: false });
+
+    expectProblem(response, 404, 'not_found');
+    expect(response.headers.has('allow')).toBe(false);
+  });
+
+  it.each([
+    ['/docs', /^text\/html/],
+    ['/docs/', /^text\/html/],
+    ['/docs/v1/openapi.json', /^application\/json/],
+    ['/docs/v2/openapi.json', /^application\/json/],
+    ['/docs/errors', /^text\/html/],
+    ['/docs/errors/not_found', /^text\/html/],
+    ['/docs/changelog', /^text\/html/],
+    ['/docs/swagger-ui-init.js', /javascript/],
+    ['/docs/swagger-ui.css', /^text\/css/],
+    ['/docs/swagger-ui-bundle.js', /javascript/],
+    ['/docs/oauth2-redirect.html', /^text\/html/],
+  ])('still serves %s', async (path, type) => {
+    const response = await api.get(path, { auth: false });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(type);
+  });
+
+  it('answers another method on a docs page with 405 and Allow', async () => {
+    const response = await api.request('POST', '/docs/v1/openapi.json', { auth: false });
+
+    expectProblem(response, 405, 'method_not_allowed');
+    expect((response.headers.get('allow') ?? '').split(/\s*,\s*/)).toEqual(['GET', 'HEAD']);
+  });
+});
+
+describe('URLs the router refuses before any route', () => {
+  const LONG_ID = 'A'.repeat(300);
+
+  it('answers a malformed percent-encoding in the path with a 400 bad_request problem', async () => {
+    const response = await api.get('/api/v1/products/%zz', {
+      headers: { 'X-Request-Id': 'bad-url-1' },
+    });
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(problem.instance).toBe('/api/v1/products/%zz');
+    expect(problem.requestId).toBe('bad-url-1');
+    expect(problem.detail).toMatch(/percent-encoding/);
+  });
+
+  it('answers a path parameter longer than any key can be with a 404 not_found problem', async () => {
+    const response = await api.get(`/api/v1/products/${LONG_ID}`, {
+      headers: { 'X-Request-Id': 'long-id-1' },
+    });
+
+    const problem = expectProblem(response, 404, 'not_found');
+    expect(problem.instance).toBe(`/api/v1/products/${LONG_ID}`);
+    expect(problem.requestId).toBe('long-id-1');
+  });
+
+  it('answers an id as long as the router allows like any unknown id: 404 from the resource', async () => {
+    const response = await api.get(`/api/v1/products/${'A'.repeat(200)}`);
+
+    expectProblem(response, 404, 'not_found');
+    // a request that reached the API: counted and told its budget
+    expect(response.headers.get('ratelimit-policy')).toMatch(/^"default";q=\d+;w=\d+$/);
+  });
+
+  it.each([
+    ['GET', 'a malformed percent-encoding', '/api/v1/products/%zz', 400],
+    ['GET', 'an id of 300 characters', `/api/v1/products/${LONG_ID}`, 404],
+    ['DELETE', 'an id of 300 characters', `/api/v1/products/${LONG_ID}`, 404],
+    ['GET', 'a truncated UTF-8 escape outside /api', '/docs/errors/%E0%A4%A', 400],
+  ])(
+    'answers a %s with %s with the headers of every answer',
+    async (method, _what, path, status) => {
+      const response = await api.request(method, path, {
+        headers: { 'X-Request-Id': 'not a valid id' },
+      });
+
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+      const requestId = response.headers.get('x-request-id');
+      expect(requestId).toMatch(REQUEST_ID);
+      expect(requestId).not.toBe('not a valid id');
+      expect(response.body.requestId).toBe(requestId);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+      expect(response.headers.has('x-powered-by')).toBe(false);
+      const vary = (response.headers.get('vary') ?? '').toLowerCase().split(/\s*,\s*/);
+      expect(vary).toEqual(expect.arrayContaining(['origin', 'authorization', 'x-api-key']));
+      expect(response.body).not.toHaveProperty('statusCode');
+      expectNoStackTrace(response);
+    },
+  );
+});
+
 describe('request bodies', () => {
   it.each([
     ['text/plain', 'sku=X'],
@@ -155,7 +265,7 @@ describe('request bodies', () => {
     expectProblem(response, 400, 'invalid_json');
   });
 
-  it('refuses an empty JSON body with 400 invalid_json', async () => {
+  it('refuses an empty JSON body on a POST as a missing body, with 422 validation_failed', async () => {
     const response = await refusedWrite(() =>
       api.request('POST', '/api/v1/products', {
         rawBody: '',
@@ -163,7 +273,8 @@ describe('request bodies', () => {
       }),
     );
 
-    expectProblem(response, 400, 'invalid_json');
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([{ field: '(body)', message: 'must be a JSON object' }]);
   });
 
   it.each([['[]'], ['[{"sku":"A"}]'], ['42'], ['"a product"'], ['true'], ['null']])(

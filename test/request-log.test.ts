@@ -108,6 +108,24 @@ describe('request log', () => {
     expect(line).not.toHaveProperty('route');
   });
 
+  it('logs a request whose URL the router refused before any route', async () => {
+    const response = await api.get('/api/v1/products/%zz', {
+      headers: { 'X-Request-Id': 'log-bad-url' },
+    });
+
+    expect(response.status).toBe(400);
+    const found = await linesOf('log-bad-url');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      method: 'GET',
+      url: '/api/v1/products/%zz',
+      statusCode: 400,
+    });
+    expect(found[0]).not.toHaveProperty('route');
+  });
+
   it('logs the requests the built-in authorization server answers', async () => {
     const response = await api.get('/.well-known/openid-configuration', { auth: false });
 

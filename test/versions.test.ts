@@ -240,6 +240,8 @@ describe('with API_V1_SUNSET=2027-06-30', () => {
     ['404 unknown product', '/api/v1/products/01890000-0000-7000-8000-000000000000', true, 404],
     ['400 bad query', '/api/v1/products?limit=0', true, 400],
     ['401 no credentials', '/api/v1/products', false, 401],
+    ['400 malformed percent-encoding', '/api/v1/products/%zz', true, 400],
+    ['404 over-long id', `/api/v1/products/${'A'.repeat(300)}`, true, 404],
   ])('marks the v1 error answer %s as deprecated', async (_name, path, auth, status) => {
     const response = await sunsetApi.get(path, { auth });
 

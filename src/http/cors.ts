@@ -43,23 +43,15 @@ export const CORS_EXPOSED_HEADERS = [
  * page) pass untouched. `Vary: Origin` is on every answer.
  */
 export async function registerCors(fastify: FastifyInstance, config: AppConfig): Promise<void> {
-  const allowed = new Set(config.corsOrigins.map((origin) => new URL(origin).origin));
-  const publicOrigin = config.publicUrl && new URL(config.publicUrl).origin;
-  const isCrossOrigin = (origin: string | undefined, request: FastifyRequest) =>
-    origin !== undefined && origin !== baseUrl(request, undefined) && origin !== publicOrigin;
+  const cors = corsPolicy(config);
 
   // Answered here rather than thrown: a preflight matches @fastify/cors' catch-all OPTIONS
   // route, registered before Nest installs the problem filter as the error handler.
   fastify.addHook('onRequest', (request, reply, done) => {
-    const origin = request.headers.origin;
-    if (!isCrossOrigin(origin, request) || allowed.has(origin as string)) return done();
+    if (!cors.refuses(request)) return done();
     void reply.header('Vary', 'Origin');
-    const problem = new Problem(
-      'origin_not_allowed',
-      `The origin ${origin} is not allowed to call this API.`,
-    );
     // answered: the hook chain ends here, without done()
-    sendProblem(reply, request, problem, baseUrl(request, config.publicUrl));
+    sendProblem(reply, request, originNotAllowed(request), baseUrl(request, config.publicUrl));
   });
 
   // Options fixed at start-up and the origin decided per request (a `delegator` would
@@ -69,9 +61,40 @@ export async function registerCors(fastify: FastifyInstance, config: AppConfig):
     ...ALLOWED_ORIGIN_OPTIONS,
     hook: 'onRequest',
     origin: (origin: string | undefined, callback: (error: null, allow: string | false) => void) =>
-      callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+      callback(null, cors.allows(origin) ? origin : false),
   });
 }
+
+/**
+ * The origin rules above, fixed at start-up; framework-errors.ts applies them to the
+ * answers Fastify's router makes before any hook runs.
+ */
+export function corsPolicy(config: AppConfig) {
+  const allowed = new Set(config.corsOrigins.map((origin) => new URL(origin).origin));
+  const publicOrigin = config.publicUrl && new URL(config.publicUrl).origin;
+  const allows = (origin: string | undefined): origin is string =>
+    origin !== undefined && allowed.has(origin);
+  return {
+    /** `origin` is on `CORS_ORIGINS`. */
+    allows,
+    /** The request's `Origin` is cross-origin (not this server's) and not on the list. */
+    refuses: (request: FastifyRequest): boolean => {
+      const origin = request.headers.origin;
+      return (
+        origin !== undefined &&
+        !allowed.has(origin) &&
+        origin !== baseUrl(request, undefined) &&
+        origin !== publicOrigin
+      );
+    },
+  };
+}
+
+export const originNotAllowed = (request: FastifyRequest): Problem =>
+  new Problem(
+    'origin_not_allowed',
+    `The origin ${request.headers.origin} is not allowed to call this API.`,
+  );
 
 const ALLOWED_ORIGIN_OPTIONS: FastifyCorsOptions = {
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],

@@ -8,13 +8,13 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Bad request',
     description:
-      'The request line or query string is not acceptable: an unknown query parameter, a value out of range (for example `limit=500`), an unknown `sort` field, a tampered or foreign `cursor`, or `page` where it is not allowed. `errors` names each parameter. Fix the request; retrying it unchanged gives the same answer.',
+      'The request line or query string is not acceptable: an unknown query parameter, a value out of range (for example `limit=500`), an unknown `sort` field, a tampered or foreign `cursor`, `page` where it is not allowed, or a value holding the NUL character (U+0000). `errors` names each parameter. Fix the request; retrying it unchanged gives the same answer.',
   },
   invalid_json: {
     status: 400,
     title: 'Invalid JSON',
     description:
-      'The request body is not well-formed JSON (or is empty while `Content-Type` says JSON). Send a body that `JSON.parse` accepts, with `Content-Type: application/json`.',
+      'The request body is not well-formed JSON. Send a body that `JSON.parse` accepts, with `Content-Type: application/json`. An empty body is no body, whatever `Content-Type` says.',
   },
   unauthenticated: {
     status: 401,
@@ -97,7 +97,7 @@ export const ERROR_CODES = {
     status: 422,
     title: 'Validation failed',
     description:
-      'The body is well-formed JSON but does not satisfy the schema or the business rules: a missing or unknown field, a value of the wrong type or out of range, money with the wrong number of decimals. `errors` lists each `field` with its `message`. Nothing was changed.',
+      'The body is well-formed JSON but does not satisfy the schema or the business rules: a missing or unknown field, a value of the wrong type or out of range, money with the wrong number of decimals, a string holding the NUL character (U+0000), objects and arrays nested more than 32 levels deep. `errors` lists each `field` with its `message`. Nothing was changed.',
   },
   idempotency_key_reused: {
     status: 422,

@@ -7,17 +7,21 @@ import { etagForBody, matchesIfNoneMatch } from './etag';
 export const V1_DEPRECATED_AT = new Date('2026-11-22T00:00:00Z');
 
 /**
+ * What every answer varies on (API.md §5): the credentials, since who asks decides what
+ * the answer is (rows, 401, 403), and `Origin`, for CORS.
+ */
+export const VARY = 'Origin, Authorization, X-API-Key';
+const VARY_FIELDS = VARY.split(', ');
+
+/**
  * Transport rules every answer follows, errors and 404s included (API.md §1, §5, §11):
- * request id, caching validators and 304, v1 deprecation headers. (`nosniff` and the
- * absence of `X-Powered-By` are helmet's, security-headers.ts.) A callback hook, not an
- * async one: it runs on every answer and has nothing to wait for.
+ * request id, `Vary`, caching validators and 304, v1 deprecation headers. (`nosniff` and
+ * the absence of `X-Powered-By` are helmet's, security-headers.ts.) A callback hook, not
+ * an async one: it runs on every answer and has nothing to wait for.
  */
 export function registerResponseHooks(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('X-Request-Id', request.id);
-    if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
-      addDeprecation(request, reply, config, config.apiV1Sunset);
-    }
+    writeTransportHeaders(request, reply, config);
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {
       done(null, conditionalGet(request, reply, payload));
     } else {
@@ -26,9 +30,24 @@ export function registerResponseHooks(fastify: FastifyInstance, config: AppConfi
   });
 }
 
+/**
+ * The headers of API.md §1, §5 and §11 that do not depend on the answer's body. Also
+ * written on the answers no hook sees (framework-errors.ts).
+ */
+export function writeTransportHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: AppConfig,
+): void {
+  void reply.header('X-Request-Id', request.id);
+  varyOnCredentials(reply);
+  if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
+    addDeprecation(request, reply, config, config.apiV1Sunset);
+  }
+}
+
 function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   void reply.header('Cache-Control', 'private, no-cache');
-  appendVary(reply, ['Authorization', 'X-API-Key']);
   let etag = reply.getHeader('etag') as string | undefined;
   if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
     etag = etagForBody(payload);
@@ -43,19 +62,25 @@ function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: u
   return payload;
 }
 
-/** Adds `fields` to `Vary`, keeping what is there (CORS puts `Origin` in it). */
-function appendVary(reply: FastifyReply, fields: string[]): void {
+/**
+ * `Vary: Origin, Authorization, X-API-Key`. @fastify/cors has put `Origin` there on
+ * almost every answer, so that case is one comparison and a constant, no allocation;
+ * anything else (a preflight's `Access-Control-Request-Headers`) is merged, keeping what
+ * is there.
+ */
+function varyOnCredentials(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
-  if (vary === undefined) {
-    void reply.header('Vary', fields.join(', '));
+  if (vary === undefined || vary === 'Origin') {
+    void reply.header('Vary', VARY);
     return;
   }
+  if (vary === '*') return;
   const current = String(vary)
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
   const known = new Set(current.map((f) => f.toLowerCase()));
-  const added = fields.filter((f) => !known.has(f.toLowerCase()));
+  const added = VARY_FIELDS.filter((f) => !known.has(f.toLowerCase()));
   void reply.header('Vary', [...current, ...added].join(', '));
 }
 

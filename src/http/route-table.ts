@@ -1,20 +1,30 @@
-import FindMyWay from 'find-my-way';
+import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * Every route the server knows, by method, so an unmatched request can be told apart:
  * a path that exists under another method is 405 with `Allow`, anything else 404.
  * Fastify's own router answers only "no match", hence this second index.
+ *
+ * Wildcard routes are left out: a catch-all says nothing about which paths exist.
+ * @fastify/cors' `*` OPTIONS route answers preflights, and `/docs/*` (@fastify/static,
+ * the docs UI's files) hands a file it does not have to the not-found handler: indexed,
+ * it made every path under /docs "known", a `405` even for the GET it had just refused.
+ * So a path that only a wildcard serves is `404` under any other method.
  */
 export class RouteTable {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: false });
+  private readonly router: Instance<HTTPVersion.V1>;
   private readonly methods = new Set<string>();
+
+  /** `maxParamLength`: the HTTP router's, so both agree on what can be a route parameter. */
+  constructor(maxParamLength: number) {
+    this.router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength });
+  }
 
   /** Call before any route is registered. */
   attach(fastify: FastifyInstance): void {
     fastify.addHook('onRoute', (route) => {
-      // @fastify/cors' catch-all OPTIONS route answers preflights; it is not a resource.
-      if (route.url === '*') return;
+      if (route.url.includes('*')) return;
       const methods = ([] as string[]).concat(route.method);
       for (const method of methods) {
         if (this.router.hasRoute(method as never, route.url)) continue;
@@ -37,6 +47,6 @@ export class RouteTable {
   private serves(method: string, path: string): boolean {
     const match = this.router.find(method as never, path);
     if (match === null) return false;
-    return Object.entries(match.params).every(([name, value]) => value !== '' || name === '*');
+    return Object.values(match.params).every((value) => value !== '');
   }
 }

@@ -7,9 +7,15 @@ class InvalidInput extends Error {
   }
 }
 
-const MESSAGE_REWRITES: [RegExp, string][] = [
-  [/^property (\S+) should not exist$/, 'is not a known field'],
-];
+/** What `errors[].message` says of a body field no DTO declares. */
+export const UNKNOWN_FIELD = 'is not a known field';
+const UNKNOWN_QUERY_PARAMETER = 'is not a known query parameter';
+/** The `field` of an error about the body as a whole. */
+export const BODY_FIELD = '(body)';
+/** PostgreSQL text cannot hold U+0000: refused in bodies (json-body.ts) and query strings. */
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+const MESSAGE_REWRITES: [RegExp, string][] = [[/^property (\S+) should not exist$/, UNKNOWN_FIELD]];
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -35,7 +41,9 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
 /**
  * Validation at the edge, once (STYLE.md): unknown fields are refused, values are typed.
  * A bad body is 422 `validation_failed`; a bad query string is 400 `bad_request`
- * (API.md §3, §4), each with `errors` naming the fields.
+ * (API.md §3, §4), each with `errors` naming the fields. A query value holding a NUL
+ * character is refused here, before it can reach the database; bodies were looked at
+ * while being parsed (json-body.ts).
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
@@ -52,15 +60,16 @@ export class StrictValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && metadata.metatype && !isPlainObject(value)) {
-      throw new ValidationProblem([{ field: '(body)', message: 'must be a JSON object' }]);
+      throw new ValidationProblem([{ field: BODY_FIELD, message: 'must be a JSON object' }]);
     }
+    if (metadata.type === 'query') refuseUnseen(value);
     try {
       return withoutAbsentFields(await super.transform(value, metadata));
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       if (metadata.type === 'query') {
-        const unknown = error.errors.filter((e) => e.message === 'is not a known field');
-        for (const e of unknown) e.message = 'is not a known query parameter';
+        const unknown = error.errors.filter((e) => e.message === UNKNOWN_FIELD);
+        for (const e of unknown) e.message = UNKNOWN_QUERY_PARAMETER;
         throw new Problem(
           'bad_request',
           error.errors.map((e) => `${e.field} ${e.message}`).join('; '),
@@ -70,6 +79,54 @@ export class StrictValidationPipe extends ValidationPipe {
       throw new ValidationProblem(error.errors);
     }
   }
+}
+
+/**
+ * What the DTO's validation cannot see in a query string, in one pass: a NUL character in
+ * a name or value, and a name that never reaches validation. 400, each named.
+ */
+function refuseUnseen(query: unknown): void {
+  if (!isPlainObject(query)) return;
+  const params = query as Record<string, unknown>;
+  let errors: FieldError[] | undefined;
+  for (const name of Object.keys(params)) {
+    if (name.includes('\0') || holdsNul(params[name])) {
+      (errors ??= []).push({ field: withNulEscaped(name), message: NUL_MESSAGE });
+    } else if (isHiddenFromValidation(name)) {
+      (errors ??= []).push({ field: name, message: UNKNOWN_QUERY_PARAMETER });
+    }
+  }
+  if (errors) {
+    throw new Problem(
+      'bad_request',
+      errors.map((e) => `${e.field} ${e.message}`).join('; '),
+      errors,
+    );
+  }
+}
+
+/** A query value: a string, or an array of them when the parameter is repeated. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  return Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\0'));
+}
+
+const HIDDEN_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * Member names that no DTO can declare and that validation never sees, so the whitelist
+ * cannot refuse them: Nest's ValidationPipe deletes `__proto__`, `prototype` and
+ * `constructor` (against prototype pollution), and class-transformer skips a name the
+ * new instance already holds a function under (`toString`, `valueOf`, ...). Refused by
+ * name instead, as unknown fields (API.md §3), in bodies (json-body.ts) and queries.
+ */
+export function isHiddenFromValidation(name: string): boolean {
+  return HIDDEN_NAMES.has(name);
+}
+
+/** A name to show in `errors[].field`, with U+0000 written as the escape, not sent raw. */
+export function withNulEscaped(name: string): string {
+  return name.includes('\0') ? name.replaceAll('\0', '\\u0000') : name;
 }
 
 /**

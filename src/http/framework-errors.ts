@@ -1,0 +1,87 @@
+import type { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import type { Metrics } from '../metrics/metrics';
+import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
+import { baseUrl } from './base-url';
+import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from './cors';
+import { Problem } from './problem';
+import { sendProblem } from './problem-response';
+import { recordServerError } from './request-log';
+import { writeTransportHeaders } from './response-hooks';
+import { helmetOptions, securityHeaders } from './security-headers';
+
+/**
+ * The answers to URLs Fastify's router refuses before any route matches (Fastify 5's
+ * `frameworkErrors` option): a path that is not valid percent-encoding (`FST_ERR_BAD_URL`)
+ * and a path parameter longer than the router's `maxParamLength`
+ * (`FST_ERR_MAX_PARAM_LENGTH`). Without it Fastify writes its own JSON straight to the
+ * socket. No hook, error handler or response listener exists for these requests, so this
+ * does their part: the security headers and the CORS decision of the `onRequest` hooks,
+ * the transport headers of `onSend`, the problem of `ProblemFilter`, the log line and the
+ * metrics. Not the rate limit: such a request is neither counted nor told its budget
+ * (nothing the router refuses reaches a handler).
+ */
+export class FrameworkErrors {
+  private readonly security: Record<string, string>;
+  private readonly cors: ReturnType<typeof corsPolicy>;
+  private readonly exposedHeaders = CORS_EXPOSED_HEADERS.join(', ');
+  private metrics?: Metrics;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly maxParamLength: number,
+    private readonly logController: LogController,
+  ) {
+    this.security = Object.fromEntries(securityHeaders(helmetOptions(config)));
+    this.cors = corsPolicy(config);
+  }
+
+  /** Counts these answers in `/metrics` too, once the application and its Metrics exist. */
+  countIn(metrics: Metrics): void {
+    this.metrics = metrics;
+  }
+
+  /** Fastify's `frameworkErrors` option. */
+  readonly handler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const started = performance.now();
+    reply.raw.once('finish', () => {
+      this.logController.requestCompleted(null, request, reply);
+      this.metrics?.recordHttp(
+        request.method,
+        UNMATCHED_ROUTE,
+        reply.statusCode,
+        (performance.now() - started) / 1000,
+      );
+    });
+    void reply.headers(this.security);
+    writeTransportHeaders(request, reply, this.config);
+    // A foreign Origin is refused before anything else, as on every other request.
+    const refused = this.cors.refuses(request);
+    const origin = request.headers.origin;
+    if (!refused && this.cors.allows(origin)) {
+      void reply.header('Access-Control-Allow-Origin', origin);
+      void reply.header('Access-Control-Expose-Headers', this.exposedHeaders);
+    }
+    const problem = refused ? originNotAllowed(request) : this.problemFor(error, request);
+    sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
+  };
+
+  private problemFor(error: FastifyError, request: FastifyRequest): Problem {
+    switch (error.code) {
+      case 'FST_ERR_BAD_URL':
+        return new Problem(
+          'bad_request',
+          'The path is not valid percent-encoding: each % must start an escape of two hexadecimal digits, and the escapes must decode to UTF-8.',
+        );
+      case 'FST_ERR_MAX_PARAM_LENGTH':
+        // Longer than any id, SKU or code can be: no such resource exists.
+        return new Problem(
+          'not_found',
+          `No resource is named by a path segment of more than ${this.maxParamLength} characters.`,
+        );
+      default:
+        recordServerError(request, error);
+        return new Problem('internal_error', 'An unexpected error occurred.');
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import { FieldError, Problem, ValidationProblem } from './problem';
+import {
+  BODY_FIELD,
+  isHiddenFromValidation,
+  NUL_MESSAGE,
+  UNKNOWN_FIELD,
+  withNulEscaped,
+} from './validation.pipe';
+
+/**
+ * How deep objects and arrays may nest in a body. No resource comes near it (an order
+ * line is at depth 3); it keeps class-transformer, which recurses, far from the stack's
+ * end. docs/api-conventions.md states it.
+ */
+export const MAX_BODY_DEPTH = 32;
+export const TOO_DEEP_MESSAGE = `must not nest objects and arrays more than ${MAX_BODY_DEPTH} levels deep`;
+
+/**
+ * The parser of `application/json` bodies, in place of Fastify's (API.md §1, §3, §7):
+ *
+ * - an empty body is no body (many clients send the content type on every request);
+ * - a body that is not JSON is `400 invalid_json`;
+ * - a body that is JSON the service cannot take is `422 validation_failed`, before
+ *   anything reads it: nested deeper than MAX_BODY_DEPTH, a NUL character anywhere
+ *   (PostgreSQL text cannot hold U+0000), or a member that no DTO can declare and that
+ *   validation would never see (isHiddenFromValidation): "is not a known field", as for
+ *   any unknown field. Fastify's parser (secure-json-parse) answered `__proto__` and
+ *   `constructor.prototype` as invalid JSON, which they are not; Fastify's
+ *   `onProtoPoisoning` and `onConstructorPoisoning` options no longer apply.
+ */
+export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (_request, text, done) => {
+      try {
+        done(null, parseJsonBody(text as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) return undefined;
+  let value: unknown;
+  try {
+    // a byte order mark is tolerated, as it was by secure-json-parse (RFC 8259 §8.1)
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch {
+    throw new Problem('invalid_json', 'The body is not valid JSON.');
+  }
+  // JSON can write U+0000 only as the escape \u0000: without one, no string needs a look.
+  const errors = unacceptable(value, text.includes('\\u0000'));
+  if (errors.length > 0) throw new ValidationProblem(errors);
+  return value;
+}
+
+/** An object or array met in the walk, with what it takes to name it in an error. */
+interface Container {
+  value: object;
+  depth: number;
+  parent?: Container;
+  key?: string | number;
+}
+
+/**
+ * One pass over the parsed body, with an explicit stack so that no nesting can overflow
+ * the call stack: throws when nesting passes the limit, returns what else is wrong.
+ * Member strings are looked at only when `mayHoldNul`.
+ */
+function unacceptable(root: unknown, mayHoldNul: boolean): FieldError[] {
+  if (typeof root !== 'object' || root === null) {
+    return mayHoldNul && typeof root === 'string' && root.includes('\0')
+      ? [{ field: BODY_FIELD, message: NUL_MESSAGE }]
+      : [];
+  }
+  const errors: FieldError[] = [];
+  const stack: Container[] = [{ value: root, depth: 1 }];
+  const member = (parent: Container, key: string | number, value: unknown) => {
+    if (typeof value === 'object' && value !== null) {
+      stack.push({ value, depth: parent.depth + 1, parent, key });
+    } else if (mayHoldNul && typeof value === 'string' && value.includes('\0')) {
+      errors.push({ field: pathOf(parent, key), message: NUL_MESSAGE });
+    }
+  };
+
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.depth > MAX_BODY_DEPTH) {
+      throw new ValidationProblem([{ field: BODY_FIELD, message: TOO_DEEP_MESSAGE }]);
+    }
+    if (errors.length >= Problem.MAX_ERRORS) break;
+    if (Array.isArray(node.value)) {
+      const array = node.value as unknown[];
+      for (let index = 0; index < array.length; index++) member(node, index, array[index]);
+      continue;
+    }
+    const object = node.value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      if (isHiddenFromValidation(key)) {
+        errors.push({ field: pathOf(node, key), message: UNKNOWN_FIELD });
+      } else if (mayHoldNul && key.includes('\0')) {
+        errors.push({ field: pathOf(node, key), message: NUL_MESSAGE });
+      } else {
+        member(node, key, object[key]);
+      }
+    }
+  }
+  return errors;
+}
+
+/** `lines[0].sku`, as the validation pipe names fields; built only for an error. */
+function pathOf(container: Container, key: string | number): string {
+  const keys = [key];
+  for (let node = container; node.parent; node = node.parent) {
+    keys.push(node.key as string | number);
+  }
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const step = keys[i];
+    if (typeof step === 'number') path += `[${step}]`;
+    else path += path === '' ? withNulEscaped(step) : `.${withNulEscaped(step)}`;
+  }
+  return path;
+}
