@@ -144,7 +144,12 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
         expect([where, status, headers]).toEqual([
           where,
           status,
-          expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin']),
+          expect.arrayContaining([
+            'RateLimit',
+            'RateLimit-Policy',
+            'Access-Control-Allow-Origin',
+            'Vary',
+          ]),
         ]);
         // one rate-limit convention per response; the X-RateLimit-* ones are prose only
         expect(headers.filter((h) => /^X-RateLimit/i.test(h))).toEqual([]);
@@ -153,8 +158,41 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
       expect(operation.description).toMatch(/`[a-z-]+:(read|write)`/);
     }
     const tooMany = doc().components.responses.TooManyRequests as Json;
+    expect(Object.keys(tooMany.headers)).toContain('Vary');
     expect(Object.keys(tooMany.headers)).toContain('Retry-After');
     expect(doc().info.description).toMatch(/X-RateLimit-Limit/);
+  });
+
+  it('documents If-None-Match and 304 on every GET, and an ETag where the answer has one', () => {
+    for (const { path, method, operation } of operations(doc())) {
+      const where = `${operation.operationId} ${path}`;
+      const responses = operation.responses as Json;
+      const headersOf = (status: string) =>
+        Object.keys(resolveResponse(doc(), responses[status]).headers ?? {});
+      const conditional = ((operation.parameters ?? []) as Json[]).some(
+        (p) => p.in === 'header' && p.name === 'If-None-Match',
+      );
+      expect([where, conditional]).toEqual([where, method === 'get']);
+      if (method !== 'get') continue;
+      expect([where, responses['304']]).toEqual([
+        where,
+        { $ref: '#/components/responses/NotModified' },
+      ]);
+      expect([where, headersOf('200')]).toEqual([
+        where,
+        expect.arrayContaining(['ETag', 'Cache-Control']),
+      ]);
+    }
+    const notModified = doc().components.responses.NotModified as Json;
+    expect(notModified.content).toBeUndefined();
+    expect(Object.keys(notModified.headers)).toEqual(expect.arrayContaining(['ETag', 'Vary']));
+    // a write answers with an ETag only when its body is a versioned resource
+    const answer = (operationId: string, status: string) =>
+      operations(doc()).find((o) => o.operation.operationId === operationId)?.operation.responses[
+        status
+      ] as Json;
+    expect(Object.keys(answer('createProduct', '201').headers)).toContain('ETag');
+    expect(Object.keys(answer('retryWebhookDelivery', '202').headers)).not.toContain('ETag');
   });
 
   it('bounds every string, integer and array, and closes every object', () => {

@@ -92,6 +92,25 @@ export const HEADERS: Json = {
       example: WWW_AUTHENTICATE,
     },
   },
+  'Access-Control-Expose-Headers': {
+    description:
+      'CORS (API.md §9): the response headers a browser script may read, sent with `Access-Control-Allow-Origin`.',
+    schema: { type: 'string', maxLength: 1000, pattern: '^[A-Za-z0-9-]+(, ?[A-Za-z0-9-]+)*$' },
+  },
+  Vary: {
+    description:
+      'API.md §5: the answer depends on the credentials and the `Origin`, so a shared cache keeps one copy per caller.',
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9-]+(, ?[A-Za-z0-9-]+)*$',
+      example: 'Origin, Authorization, X-API-Key',
+    },
+  },
+  'Cache-Control': {
+    description: 'Every GET answer may be stored by the client only, and revalidated each time.',
+    schema: { type: 'string', maxLength: 32, enum: ['private, no-cache'] },
+  },
   ETag: {
     description:
       "Strong validator: a resource's `version` in quotes, or a hash of a collection page. Send it back in `If-Match` or `If-None-Match`.",

@@ -5,10 +5,34 @@ import { operations } from './openapi-shape';
 const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
 /**
- * What every /api answer carries (API.md §1, §8, §9): the rate-limit headers (one
- * convention, see components.ts), CORS and the request id.
+ * What every /api answer carries (API.md §1, §5, §8, §9): the rate-limit headers (one
+ * convention, see components.ts), CORS, the request id and `Vary`.
  */
-const COMMON_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin', 'X-Request-Id'];
+const COMMON_HEADERS = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+  'X-Request-Id',
+  'Vary',
+];
+
+/** A GET's answer (API.md §5): revalidate every time, with the ETag. */
+const GET_HEADERS = ['ETag', 'Cache-Control'];
+
+/** `If-None-Match` on every GET (API.md §5): a match is `304` with no body. */
+const IF_NONE_MATCH: Json = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of a copy the client holds (or a comma list, or `*`): when it still matches, the answer is `304 Not Modified` without a body.',
+  schema: {
+    type: 'string',
+    maxLength: 1024,
+    pattern: '^(\\*|(W/)?"[A-Za-z0-9_-]{1,27}"(\\s*,\\s*(W/)?"[A-Za-z0-9_-]{1,27}")*)$',
+  },
+};
 
 /** Added to every answer of a deprecated version (API.md §11). */
 const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'];
@@ -66,15 +90,34 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
     for (const status of [...statuses].sort()) {
       responses[status] ??= { $ref: `#/components/responses/${RESPONSES[status].name}` };
     }
+    if (method === 'get') {
+      operation.parameters = [...parameters, IF_NONE_MATCH];
+      responses['304'] = { $ref: '#/components/responses/NotModified' };
+    }
     for (const [status, response] of Object.entries(responses)) {
       const r = response as Json;
       if ('$ref' in r) continue;
       const own = [...common];
-      if (/^2/.test(status) && r.content) own.push('ETag');
+      if (/^2/.test(status) && r.content) {
+        // A GET's body always has one (its version or a hash); a write's only when the
+        // resource it answers with has a version (response-hooks, VersionEtagInterceptor).
+        if (method === 'get') own.push(...GET_HEADERS);
+        else if (hasVersion(doc, r)) own.push('ETag');
+      }
       if (status === '201') own.push('Location');
       r.headers = { ...headerRefs(own), ...((r.headers) ?? {}) };
     }
   }
+}
+
+/** The JSON body of `response` is a schema of the document with a `version` property. */
+function hasVersion(doc: Document, response: Json): boolean {
+  const schema = ((response.content as Json)['application/json'] as Json | undefined)?.schema as
+    | Json
+    | undefined;
+  const ref = schema?.$ref as string | undefined;
+  const named = ref ? (doc.components?.schemas?.[ref.split('/').pop() as string] as Json) : schema;
+  return Boolean((named?.properties as Json | undefined)?.version);
 }
 
 /**
@@ -97,8 +140,13 @@ function headerRefs(names: string[]): Json {
 }
 
 function problemResponseComponents(common: string[]): Json {
-  return Object.fromEntries(
-    Object.entries(RESPONSES).map(([, { name, codes, headers = [] }]) => [
+  const notModified: Json = {
+    description: 'Not Modified: `If-None-Match` matched the current `ETag`; no body.',
+    headers: headerRefs([...common, ...GET_HEADERS]),
+  };
+  return Object.fromEntries([
+    ['NotModified', notModified],
+    ...Object.entries(RESPONSES).map(([, { name, codes, headers = [] }]): [string, Json] => [
       name,
       {
         description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
@@ -111,7 +159,7 @@ function problemResponseComponents(common: string[]): Json {
         },
       },
     ]),
-  );
+  ]);
 }
 
 function exampleProblem(code: ErrorCode): Json {
