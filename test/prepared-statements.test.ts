@@ -1,12 +1,29 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, type DataSourceOptions, QueryFailedError } from 'typeorm';
+import { allowsNamedStatements, dataSourceOptions } from '../src/database/data-source-options';
 import { PreparedStatement } from '../src/database/prepared-statement';
 import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
 
 /**
  * The hot paths' statements are prepared once per connection (src/database/prepared-statement.ts):
  * node-postgres must get them under their name, and TypeORM must still answer and fail as
  * it does for a plain text.
  */
+/**
+ * A data source on `options`. PGlite's socket server takes one connection at a time and
+ * learns of a closed one a moment later, so a refused first connection is tried again.
+ */
+async function connect(options: DataSourceOptions): Promise<DataSource> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await new DataSource(options).initialize();
+    } catch (error) {
+      if (attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 describe('prepared statements', () => {
   let api: TestApp;
   let db: DataSource;
@@ -22,18 +39,40 @@ describe('prepared statements', () => {
       (row) => row.name,
     );
 
-  it('is prepared under its name on the connection that runs it, and answers as the text does', async () => {
+  it('is prepared under its name on the connection that runs it (PostgreSQL only), and answers as the text does', async () => {
     const statement = new PreparedStatement('SELECT $1::int + 1 AS next');
     const runner = db.createQueryRunner();
     try {
       expect(await preparedIn(runner)).not.toContain(statement.name);
-      const first = await statement.run<{ next: number }[]>(runner, [41]);
-      const again = await statement.run<{ next: number }[]>(runner, [1]);
+      const first = await statement.run<{ next: number }[]>(runner.manager, [41]);
+      const again = await statement.run<{ next: number }[]>(runner.manager, [1]);
       expect(first).toEqual(await runner.query('SELECT $1::int + 1 AS next', [41]));
       expect([first[0].next, again[0].next]).toEqual([42, 2]);
-      expect(await preparedIn(runner)).toContain(statement.name);
+      // PGlite (the embedded database) runs it as text: data-source-options.ts
+      const embedded = !process.env.DATABASE_URL;
+      expect(allowsNamedStatements(db)).toBe(!embedded);
+      expect((await preparedIn(runner)).includes(statement.name)).toBe(!embedded);
     } finally {
       await runner.release();
+    }
+  });
+
+  it('runs again on a later connection to the same database', async () => {
+    // PGlite (the embedded database) is one session that outlives its connections and
+    // keeps what an earlier one prepared; a second prepare of the name would fail there.
+    const statement = new PreparedStatement('SELECT $1::text AS echoed');
+    const database = await createTestDatabase();
+    try {
+      for (const value of ['first connection', 'a later one']) {
+        const dataSource = await connect(dataSourceOptions(database.target, false));
+        try {
+          expect(await statement.run(dataSource, [value])).toEqual([{ echoed: value }]);
+        } finally {
+          await dataSource.destroy();
+        }
+      }
+    } finally {
+      await database.drop();
     }
   });
 

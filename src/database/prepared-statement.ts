@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import {
+  type DataSource,
+  type EntityManager,
+  InstanceChecker,
+  type ObjectLiteral,
+  type Repository,
+} from 'typeorm';
+import { allowsNamedStatements } from './data-source-options';
 
-type Queryable = Pick<EntityManager, 'query'>;
+type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
 
 /**
  * A statement of a hot path that PostgreSQL parses and plans once per connection instead
@@ -14,7 +21,8 @@ type Queryable = Pick<EntityManager, 'query'>;
  * TypeORM hands the query to node-postgres untouched, and node-postgres takes a
  * `{ name, text }` object in place of the text; this class is the one place relying on it.
  * Behind PgBouncer in transaction mode this needs `max_prepared_statements` (PgBouncer
- * 1.21 or later; docs/operations.md).
+ * 1.21 or later; docs/operations.md). On the embedded database it runs as plain text
+ * (data-source-options.ts says why).
  */
 export class PreparedStatement {
   private readonly config: { name: string; text: string };
@@ -30,6 +38,12 @@ export class PreparedStatement {
 
   /** Runs it as `manager.query` would run the text: the same results and errors. */
   run<T>(on: Queryable, parameters: unknown[]): Promise<T> {
-    return on.query<T>(this.config as unknown as string, parameters);
+    const query = allowsNamedStatements(dataSourceOf(on)) ? this.config : this.text;
+    return on.query<T>(query as unknown as string, parameters);
   }
+}
+
+function dataSourceOf(on: Queryable): DataSource {
+  if (InstanceChecker.isDataSource(on)) return on;
+  return 'connection' in on ? on.connection : on.manager.connection;
 }
