@@ -26,8 +26,6 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
 };
 
@@ -74,7 +72,6 @@ export function toProblem(error: unknown): Problem | undefined {
   if (code && FASTIFY_CODES[code]) {
     const mapped = FASTIFY_CODES[code];
     const details: Partial<Record<ErrorCode, string>> = {
-      invalid_json: 'The body is not valid JSON.',
       unsupported_media_type: 'Send request bodies as JSON with Content-Type: application/json.',
       payload_too_large: 'The body is larger than 1 MiB.',
     };
