@@ -104,7 +104,7 @@ export async function createApp(
   registerRateLimitHooks(fastify, app.get(RateLimiter), config);
   // request count and latency by route pattern and status, for GET /metrics
   registerMetricsHooks(fastify, app.get(Metrics));
-  frameworkErrors.countIn(app.get(Metrics));
+  frameworkErrors.countIn(app.get(Metrics), app.get(RateLimiter));
 
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);

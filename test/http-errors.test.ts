@@ -217,6 +217,9 @@ describe('URLs the router refuses before any route', () => {
       expect(vary).toEqual(expect.arrayContaining(['origin', 'authorization', 'x-api-key']));
       expect(response.body).not.toHaveProperty('statusCode');
       expectNoStackTrace(response);
+      // counted against the caller's budget under /api (API.md §8), as every /api answer
+      expect(response.headers.has('ratelimit-policy')).toBe(path.startsWith('/api/'));
+      expect(response.headers.has('x-ratelimit-remaining')).toBe(path.startsWith('/api/'));
     },
   );
 });

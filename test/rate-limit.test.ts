@@ -157,6 +157,26 @@ describe('rate limits counted in Redis', () => {
     expect(budgetOf(unknownRoute).remaining).toBe(2);
   });
 
+  it('counts URLs the router refuses per client IP, even with a key, and answers 429 past the budget', async () => {
+    const ip = freshIp();
+    const { key } = await newKeyHere();
+    const withKey = { auth: false, headers: { 'X-API-Key': key, 'X-Forwarded-For': ip } };
+
+    const badEncoding = await api.get('/api/v1/products/%zz', anonymous(ip));
+    const longSegment = await api.get(`/api/v1/products/${'A'.repeat(300)}`, withKey);
+    for (let i = 0; i < 3; i += 1) await api.get('/api/v1/products/%zz', anonymous(ip));
+    const refused = await api.get(`/api/v1/products/${'A'.repeat(300)}`, anonymous(ip));
+    const keyBudget = await api.get('/api/v1/products', asKey(key));
+
+    expectProblem(badEncoding, 400, 'bad_request');
+    expect(budgetOf(badEncoding).remaining).toBe(4);
+    expectProblem(longSegment, 404, 'not_found');
+    expect(budgetOf(longSegment).remaining).toBe(3);
+    expectRateLimited(refused);
+    // the key was never verified on the refused URL: its own budget is untouched
+    expect(budgetOf(keyBudget).remaining).toBe(4);
+  });
+
   it('runs out at exactly the limit: the next request is 429 rate_limited with Retry-After', async () => {
     const { key } = await newKeyHere();
 

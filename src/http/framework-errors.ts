@@ -1,7 +1,11 @@
+import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import type { Metrics } from '../metrics/metrics';
 import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
+import { isRateLimitedPath, writeRateLimitHeaders } from '../rate-limit/rate-limit-state';
+import { rateLimitedProblem } from '../rate-limit/rate-limit.hooks';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { baseUrl } from './base-url';
 import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from './cors';
 import { Problem } from './problem';
@@ -17,15 +21,18 @@ import { helmetOptions, securityHeaders } from './security-headers';
  * (`FST_ERR_MAX_PARAM_LENGTH`). Without it Fastify writes its own JSON straight to the
  * socket. No hook, error handler or response listener exists for these requests, so this
  * does their part: the security headers and the CORS decision of the `onRequest` hooks,
- * the transport headers of `onSend`, the problem of `ProblemFilter`, the log line and the
- * metrics. Not the rate limit: such a request is neither counted nor told its budget
- * (nothing the router refuses reaches a handler).
+ * the transport headers of `onSend`, the problem of `ProblemFilter`, the log line, the
+ * metrics and, under `/api`, the rate limit: such a request is counted against the client
+ * IP's budget (its credentials were never checked), told what remains, and answered `429`
+ * past the budget, as any request refused before authentication is (rate-limit.hooks.ts).
  */
 export class FrameworkErrors {
   private readonly security: Record<string, string>;
   private readonly cors: ReturnType<typeof corsPolicy>;
   private readonly exposedHeaders = CORS_EXPOSED_HEADERS.join(', ');
   private metrics?: Metrics;
+  private limiter?: RateLimiter;
+  private readonly logger = new Logger('FrameworkErrors');
 
   constructor(
     private readonly config: AppConfig,
@@ -36,9 +43,13 @@ export class FrameworkErrors {
     this.cors = corsPolicy(config);
   }
 
-  /** Counts these answers in `/metrics` too, once the application and its Metrics exist. */
-  countIn(metrics: Metrics): void {
+  /**
+   * Counts these answers in `/metrics` and against the caller's rate-limit budget, once
+   * the application, its Metrics and its RateLimiter exist.
+   */
+  countIn(metrics: Metrics, limiter: RateLimiter): void {
     this.metrics = metrics;
+    this.limiter = limiter;
   }
 
   /** Fastify's `frameworkErrors` option. */
@@ -63,8 +74,25 @@ export class FrameworkErrors {
       void reply.header('Access-Control-Expose-Headers', this.exposedHeaders);
     }
     const problem = refused ? originNotAllowed(request) : this.problemFor(error, request);
-    sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
+    if (!this.limiter || !isRateLimitedPath(request.url)) return this.send(request, reply, problem);
+    this.limiter.count(request).then(
+      (state) => {
+        const answer = state.exceeded ? rateLimitedProblem() : problem;
+        void reply.status(answer.status);
+        writeRateLimitHeaders(reply, state);
+        this.send(request, reply, answer);
+      },
+      (countError: unknown) => {
+        // Counting must never cost the caller its answer.
+        this.logger.error({ err: countError, requestId: request.id }, 'Could not count a request');
+        this.send(request, reply, problem);
+      },
+    );
   };
+
+  private send(request: FastifyRequest, reply: FastifyReply, problem: Problem): void {
+    sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
+  }
 
   private problemFor(error: FastifyError, request: FastifyRequest): Problem {
     switch (error.code) {

@@ -50,8 +50,11 @@ export function registerRateLimitHooks(
   });
 }
 
+/** The `429 rate_limited` answer of a request past its budget, wherever it is refused. */
+export const rateLimitedProblem = (): Problem => toProblem(new ThrottlerException()) as Problem;
+
 function answerRateLimited(request: FastifyRequest, reply: FastifyReply, config: AppConfig) {
-  const problem = toProblem(new ThrottlerException()) as Problem;
+  const problem = rateLimitedProblem();
   for (const header of ['allow', 'www-authenticate', 'content-length']) {
     void reply.removeHeader(header);
   }
