@@ -166,15 +166,29 @@ describe('request log', () => {
           url: `/api/v1/products?token=${BEARER_TOKEN}`,
           headers: { authorization: ADMIN_KEY },
         },
+        response: { status: 401, headers: { 'set-cookie': `session=${COOKIE_SECRET}` } },
+        res: { headers: { 'set-cookie': `session=${COOKIE_SECRET}` } },
+        error: { headers: { 'proxy-authorization': `Basic ${COOKIE_SECRET}` } },
       },
       'diagnostic',
     );
+    log.error({ err: { message: 'upstream refused', headers: { 'x-api-key': ADMIN_KEY } } }, 'e');
 
-    expect(lines().find((line) => line.msg === 'diagnostic')).toMatchObject({
+    const diagnostic = lines().find((line) => line.msg === 'diagnostic');
+    expect(diagnostic).toMatchObject({
       headers: { authorization: '[Redacted]', accept: 'application/json' },
       request: { headers: { 'x-api-key': '[Redacted]', cookie: '[Redacted]' } },
       req: { url: '/api/v1/products?token=[Redacted]' },
+      response: { status: 401, headers: { 'set-cookie': '[Redacted]' } },
+      error: { headers: { 'proxy-authorization': '[Redacted]' } },
     });
+    expect(lines().find((line) => line.msg === 'e')?.err).toMatchObject({
+      headers: { 'x-api-key': '[Redacted]' },
+    });
+    const written = output.join('');
+    for (const secret of [ADMIN_KEY, BEARER_TOKEN, COOKIE_SECRET]) {
+      expect(written).not.toContain(secret);
+    }
   });
 
   it('never writes a credential, in headers or in the query string', async () => {

@@ -1,4 +1,4 @@
-import { withoutSecrets } from './log-redaction';
+import { REDACTED_LOG_PATHS, withoutSecrets } from './log-redaction';
 
 describe('withoutSecrets', () => {
   it('leaves a URL without query, or without secrets, as it is', () => {
@@ -33,6 +33,16 @@ describe('withoutSecrets', () => {
   it('keeps parameters whose names only look alike', () => {
     expect(withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c')).toBe(
       '/x?tokenizer=a&postal_code=b&sku=c',
+    );
+  });
+});
+
+describe('REDACTED_LOG_PATHS', () => {
+  it('names every field it redacts under: no path starts with a wildcard', () => {
+    // pino runs a wildcard-first path on every field of every line (log-redaction.ts)
+    expect(REDACTED_LOG_PATHS.filter((path) => path.startsWith('*'))).toEqual([]);
+    expect(REDACTED_LOG_PATHS).toEqual(
+      expect.arrayContaining(['headers["x-api-key"]', 'req.headers["authorization"]']),
     );
   });
 });

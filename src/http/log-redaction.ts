@@ -7,12 +7,21 @@ const SECRET_HEADERS = [
   'set-cookie',
 ] as const;
 
+/** The log fields that carry a request, a response or an error, and so may hold headers. */
+export const HEADER_CARRYING_FIELDS = ['req', 'res', 'request', 'response', 'err', 'error'];
+
 /**
- * pino `redact` paths for those headers wherever a log object may carry them: a bare
- * `headers` field, or one under any top-level field (`req`, `res`, `err`...).
+ * pino `redact` paths for those headers: a bare `headers` field, or one under a field that
+ * carries a request, a response or an error. The fields are named rather than matched by
+ * `*.headers`: pino runs a path that starts with a wildcard on every field of every line,
+ * cloning the line first, and that was a twelfth of a GET's CPU for the request lines,
+ * which hold no headers at all. A named path costs nothing on a line without its field.
  */
 export const REDACTED_LOG_PATHS = [
-  ...SECRET_HEADERS.flatMap((name) => [`headers["${name}"]`, `*.headers["${name}"]`]),
+  ...SECRET_HEADERS.flatMap((name) => [
+    `headers["${name}"]`,
+    ...HEADER_CARRYING_FIELDS.map((field) => `${field}.headers["${name}"]`),
+  ]),
   // a failed query's bound values may include password or key hashes
   'err.parameters',
 ];
