@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { createProduct } from './support/factories';
 import { expectProblem, fieldsOf } from './support/problem';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
@@ -436,5 +437,46 @@ describe('product filters', () => {
     const response = await api.get(`/api/v1/products?${query}`);
 
     expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toContain(field);
+  });
+});
+
+describe('round trips', () => {
+  /** The statements about products the app sends while `work` runs. */
+  async function productStatements(work: () => Promise<unknown>): Promise<string[]> {
+    const runner = api.app.get(DataSource).createQueryRunner();
+    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: () => unknown }, 'query');
+    await runner.release();
+    try {
+      await work();
+      return query.mock.calls
+        .map(([sql]) => String(sql))
+        .filter((sql) => /\bproducts\b/.test(sql));
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  it('reads a page and its total with one statement', async () => {
+    let response: ApiResponse | undefined;
+
+    const statements = await productStatements(async () => {
+      response = await api.get(`/api/v2/products?category=${WALK_CATEGORY}&limit=10`);
+    });
+
+    expect(expectPage(response!, WALKED, 10)).toHaveLength(10);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/COUNT\(\*\)/);
+  });
+
+  it('gives an empty page past the end the total of the list, counted on its own', async () => {
+    let response: ApiResponse | undefined;
+
+    const statements = await productStatements(async () => {
+      response = await api.get(`/api/v1/products?category=${WALK_CATEGORY}&limit=20&page=4`);
+    });
+
+    expect(expectPage(response!, WALKED, 20)).toEqual([]);
+    expect(response!.body.pagination).toMatchObject({ page: 4, next: null });
+    expect(statements).toHaveLength(2);
   });
 });

@@ -21,8 +21,8 @@ interface SortTerm {
 /**
  * The one paginator (API.md §4). Cursor pages are keyset pages on (sort fields…, key), so
  * page 50,000 costs what page 1 costs; the v1 `page` style is an offset. `total` counts
- * the same filtered query, at the same time as the page is read. The query builder
- * arrives with its filters applied and without joins that multiply rows.
+ * the same filtered query in the same statement as the page (withTotal). The query
+ * builder arrives with its filters applied and without joins that multiply rows.
  */
 export async function paginate<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
@@ -40,10 +40,10 @@ export async function paginate<E extends ObjectLiteral>(
   const sortKey = terms.map((t) => (t.descending ? '-' : '') + t.name).join(',');
   if (request.page !== undefined) {
     const page = request.page;
-    const [total, items] = await Promise.all([
-      countRows(qb),
+    const { rows: items, total } = await withTotal(
       offsetPage(qb, spec, terms, (page - 1) * limit, limit),
-    ]);
+      qb,
+    );
     return new Page(
       items,
       total,
@@ -65,7 +65,7 @@ export async function paginate<E extends ObjectLiteral>(
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
   if (cursor) applyKeyset(query, terms, cursor.k, backward);
   // counted only once the cursor is known to be good: a 400 costs no query
-  const [total, rows] = await Promise.all([countRows(qb), query.getMany()]);
+  const { rows, total } = await withTotal(query, qb);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   if (backward) items.reverse();
@@ -93,12 +93,37 @@ export async function paginate<E extends ObjectLiteral>(
   );
 }
 
+/** The column of a page's rows that carries `total` (withTotal). */
+const TOTAL = 'page_total';
+
+/**
+ * The rows of `page` and the `total` of `filtered`, in one statement: the count is a
+ * scalar subquery of the page's select list, which PostgreSQL runs once (an InitPlan), so
+ * a list is one round trip on one connection instead of two. Each round trip costs the
+ * API more CPU than the count itself (README, "Performance"). An empty page has no row to
+ * carry the total; only then is it counted on its own.
+ */
+async function withTotal<E extends ObjectLiteral>(
+  page: SelectQueryBuilder<E>,
+  filtered: SelectQueryBuilder<E>,
+): Promise<{ rows: E[]; total: number }> {
+  const { entities, raw } = await page
+    .addSelect(`(${countQuery(filtered).getQuery()})`, TOTAL)
+    .getRawAndEntities<Record<string, unknown>>();
+  const total = raw.length > 0 ? Number(raw[0][TOTAL]) : await countRows(filtered);
+  return { rows: entities, total };
+}
+
 /**
  * COUNT(*) of the filtered rows. TypeORM's getCount() counts DISTINCT ids, which makes
  * PostgreSQL sort or hash every matching key: twice the time at a million rows.
  */
+function countQuery<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
+  return qb.clone().select('COUNT(*)', 'total').orderBy();
+}
+
 async function countRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): Promise<number> {
-  const row = await qb.clone().select('COUNT(*)', 'total').orderBy().getRawOne<{ total: string }>();
+  const row = await countQuery(qb).getRawOne<{ total: string }>();
   return Number(row?.total ?? 0);
 }
 
@@ -113,13 +138,13 @@ function offsetPage<E extends ObjectLiteral>(
   terms: SortTerm[],
   offset: number,
   limit: number,
-): Promise<E[]> {
+): SelectQueryBuilder<E> {
   const keys = orderBy(qb.clone().select(spec.key.column), terms, false)
     .offset(offset)
     .limit(limit);
-  return orderBy(qb.clone(), terms, false)
-    .andWhere(`${spec.key.column} IN (${keys.getQuery()})`)
-    .getMany();
+  return orderBy(qb.clone(), terms, false).andWhere(
+    `${spec.key.column} IN (${keys.getQuery()})`,
+  );
 }
 
 function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
