@@ -448,9 +448,7 @@ describe('round trips', () => {
     await runner.release();
     try {
       await work();
-      return query.mock.calls
-        .map(([sql]) => String(sql))
-        .filter((sql) => /\bproducts\b/.test(sql));
+      return query.mock.calls.map(([sql]) => String(sql)).filter((sql) => /\bproducts\b/.test(sql));
     } finally {
       query.mockRestore();
     }

@@ -142,9 +142,7 @@ function offsetPage<E extends ObjectLiteral>(
   const keys = orderBy(qb.clone().select(spec.key.column), terms, false)
     .offset(offset)
     .limit(limit);
-  return orderBy(qb.clone(), terms, false).andWhere(
-    `${spec.key.column} IN (${keys.getQuery()})`,
-  );
+  return orderBy(qb.clone(), terms, false).andWhere(`${spec.key.column} IN (${keys.getQuery()})`);
 }
 
 function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
