@@ -444,7 +444,8 @@ describe('round trips', () => {
   /** The statements about products the app sends while `work` runs. */
   async function productStatements(work: () => Promise<unknown>): Promise<string[]> {
     const runner = api.app.get(DataSource).createQueryRunner();
-    const query = jest.spyOn(Object.getPrototypeOf(runner) as { query: () => unknown }, 'query');
+    const prototype = Object.getPrototypeOf(runner) as { query: (sql: string) => unknown };
+    const query = jest.spyOn(prototype, 'query');
     await runner.release();
     try {
       await work();
