@@ -166,6 +166,7 @@ describe('rate limits counted in Redis', () => {
     const longSegment = await api.get(`/api/v1/products/${'A'.repeat(300)}`, withKey);
     for (let i = 0; i < 3; i += 1) await api.get('/api/v1/products/%zz', anonymous(ip));
     const refused = await api.get(`/api/v1/products/${'A'.repeat(300)}`, anonymous(ip));
+    const anotherClient = await api.get('/api/v1/products/%zz', anonymous(freshIp()));
     const keyBudget = await api.get('/api/v1/products', asKey(key));
 
     expectProblem(badEncoding, 400, 'bad_request');
@@ -173,6 +174,9 @@ describe('rate limits counted in Redis', () => {
     expectProblem(longSegment, 404, 'not_found');
     expect(budgetOf(longSegment).remaining).toBe(3);
     expectRateLimited(refused);
+    // each client behind the trusted proxy has its own budget, not the proxy's
+    expectProblem(anotherClient, 400, 'bad_request');
+    expect(budgetOf(anotherClient).remaining).toBe(4);
     // the key was never verified on the refused URL: its own budget is untouched
     expect(budgetOf(keyBudget).remaining).toBe(4);
   });

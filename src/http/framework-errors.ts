@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { AppConfig } from '../config/app-config';
@@ -33,6 +34,8 @@ export class FrameworkErrors {
   private metrics?: Metrics;
   private limiter?: RateLimiter;
   private readonly logger = new Logger('FrameworkErrors');
+  /** whose X-Forwarded-For to believe: TRUST_PROXY, as Fastify applies it to every other request */
+  private readonly trustedProxy: (address: string, hop: number) => boolean;
 
   constructor(
     private readonly config: AppConfig,
@@ -41,6 +44,8 @@ export class FrameworkErrors {
   ) {
     this.security = Object.fromEntries(securityHeaders(helmetOptions(config)));
     this.cors = corsPolicy(config);
+    this.trustedProxy =
+      config.trustProxy === true ? () => true : proxyAddr.compile(config.trustProxy || []);
   }
 
   /**
@@ -55,6 +60,11 @@ export class FrameworkErrors {
   /** Fastify's `frameworkErrors` option. */
   readonly handler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const started = performance.now();
+    // Fastify builds these requests from its base Request class, which ignores
+    // `trustProxy` (fastify.js, onBadUrl and onMaxParamLength): behind a trusted proxy,
+    // `request.ip` would be the proxy's, and every client's refused URLs would share its
+    // rate-limit budget. The client's address is taken as on every other request.
+    Object.defineProperty(request, 'ip', { value: proxyAddr(request.raw, this.trustedProxy) });
     reply.raw.once('finish', () => {
       this.logController.requestCompleted(null, request, reply);
       this.metrics?.recordHttp(
