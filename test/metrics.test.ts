@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import { Outbox } from '../src/events/outbox';
 import { createProduct } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { ApiResponse, startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /** API.md §12: Prometheus metrics, public, by route pattern and status. */
@@ -144,17 +144,40 @@ describe('DATABASE_POOL_SIZE', () => {
     await small?.close();
   });
 
-  it('caps the connections a process opens, under concurrent load', async () => {
+  it('caps the connections a process opens: past the cap, requests wait for one', async () => {
     await createProduct(small);
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, () => small.get('/api/v2/products?limit=5')),
+    // the embedded database is one session: its pool is one connection whatever the setting
+    const cap = process.env.DATABASE_URL ? 2 : 1;
+    const held = await Promise.all(
+      Array.from({ length: cap }, async () => {
+        const runner = small.app.get(DataSource).createQueryRunner();
+        await runner.connect();
+        return runner;
+      }),
     );
-    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    const pool = async () => {
+      const text = (await small.get('/metrics', { auth: false })).text;
+      return {
+        total: sample(text, 'db_pool_connections', { state: 'total' }),
+        waiting: sample(text, 'db_pool_connections', { state: 'waiting' }),
+      };
+    };
+    let answers: Promise<ApiResponse[]> | undefined;
+    let seen: { total?: number; waiting?: number } = {};
+    try {
+      answers = Promise.all(
+        Array.from({ length: 12 }, () => small.get('/api/v2/products?limit=5')),
+      );
+      for (let i = 0; i < 100 && !seen.waiting; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = await pool();
+      }
+    } finally {
+      await Promise.all(held.map((runner) => runner.release()));
+    }
 
-    const text = (await small.get('/metrics', { auth: false })).text;
-
-    // each list reads its page and its total at once: 12 of them want far more than 2
-    const expected = process.env.DATABASE_URL ? 2 : 1; // the embedded database is one session
-    expect(sample(text, 'db_pool_connections', { state: 'total' })).toBe(expected);
+    expect(seen.total).toBe(cap);
+    expect(seen.waiting).toBeGreaterThan(0);
+    expect((await answers).map((a) => a.status)).toEqual(Array(12).fill(200));
   });
 });
