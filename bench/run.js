@@ -31,6 +31,7 @@ const env = {
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   appPort: Number(process.env.BENCH_APP_PORT ?? 3801),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3802),
+  settleSeconds: Number(process.env.BENCH_SETTLE_S ?? 60),
 };
 const API_KEY = `bench-${randomUUID()}`;
 const DEEP = 50_000;
@@ -59,14 +60,14 @@ async function main() {
       results.push(await runScenario(scenario, pids));
     }
     const oversell = await checkStock(db);
-    const rssMb = residentMb(app.pid);
+    const apiRss = await residentAfterRun(app.pid);
     const report = {
       at: new Date().toISOString(),
       machine: machine(),
       settings: { ...env, databaseUrl: undefined, redisUrl: undefined },
       results,
       stock: oversell,
-      apiRssMbAfterRun: rssMb,
+      apiRss,
     };
     report.targets = checkTargets(report);
     print(report);
@@ -376,6 +377,19 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
+/**
+ * The API's resident memory when the load stops, and again once it has been idle for
+ * BENCH_SETTLE_S seconds. Under load V8 sizes its heap to the allocation rate, so the first
+ * figure holds garbage not yet collected; when allocation stops, V8's memory reducer
+ * collects it and gives the pages back, which the second figure shows.
+ */
+async function residentAfterRun(pid) {
+  const endOfLoadMb = residentMb(pid);
+  log(`API RSS at the end of the load: ${endOfLoadMb} MB; idle ${env.settleSeconds} s…`);
+  await new Promise((resolve) => setTimeout(resolve, env.settleSeconds * 1000));
+  return { endOfLoadMb, settledMb: residentMb(pid), settledAfterS: env.settleSeconds };
+}
+
 function residentMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
@@ -411,7 +425,10 @@ function print(report) {
   log(
     `stock: ${report.stock.ok ? 'no oversell' : `${report.stock.mismatchedSkus} SKUs inconsistent`} across ${report.stock.orders} orders`,
   );
-  log(`API RSS after the run: ${report.apiRssMbAfterRun} MB`);
+  log(
+    `API RSS: ${report.apiRss.endOfLoadMb} MB at the end of the load, ` +
+      `${report.apiRss.settledMb} MB after ${report.apiRss.settledAfterS} s idle`,
+  );
 }
 
 const round2 = (n) => Math.round(n * 100) / 100;
