@@ -14,8 +14,9 @@ export const HEADER_CARRYING_FIELDS = ['req', 'res', 'request', 'response', 'err
  * pino `redact` paths for those headers: a bare `headers` field, or one under a field that
  * carries a request, a response or an error. The fields are named rather than matched by
  * `*.headers`: pino runs a path that starts with a wildcard on every field of every line,
- * cloning the line first, and that was a twelfth of a GET's CPU for the request lines,
- * which hold no headers at all. A named path costs nothing on a line without its field.
+ * cloning the line first, and that cost about a seventh of a GET's CPU (0.26 → 0.22 ms
+ * without it) for the request lines, which hold no headers at all. A named path costs
+ * nothing on a line without its field.
  */
 export const REDACTED_LOG_PATHS = [
   ...SECRET_HEADERS.flatMap((name) => [
