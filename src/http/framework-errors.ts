@@ -1,11 +1,10 @@
 import proxyAddr from '@fastify/proxy-addr';
-import { Logger } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import type { Metrics } from '../metrics/metrics';
 import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
 import { isRateLimitedPath, writeRateLimitHeaders } from '../rate-limit/rate-limit-state';
-import { rateLimitedProblem } from '../rate-limit/rate-limit.hooks';
+import { countRefused, rateLimitedProblem } from '../rate-limit/rate-limit.hooks';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { baseUrl } from './base-url';
 import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from './cors';
@@ -33,7 +32,6 @@ export class FrameworkErrors {
   private readonly exposedHeaders = CORS_EXPOSED_HEADERS.join(', ');
   private metrics?: Metrics;
   private limiter?: RateLimiter;
-  private readonly logger = new Logger('FrameworkErrors');
   /** whose X-Forwarded-For to believe: TRUST_PROXY, as Fastify applies it to every other request */
   private readonly trustedProxy: (address: string, hop: number) => boolean;
 
@@ -85,19 +83,15 @@ export class FrameworkErrors {
     }
     const problem = refused ? originNotAllowed(request) : this.problemFor(error, request);
     if (!this.limiter || !isRateLimitedPath(request.url)) return this.send(request, reply, problem);
-    this.limiter.count(request).then(
-      (state) => {
-        const answer = state.exceeded ? rateLimitedProblem() : problem;
+    void countRefused(this.limiter, request).then((state) => {
+      const answer = state?.exceeded ? rateLimitedProblem() : problem;
+      if (state) {
+        // the status first: a 429 gets Retry-After with the headers
         void reply.status(answer.status);
         writeRateLimitHeaders(reply, state);
-        this.send(request, reply, answer);
-      },
-      (countError: unknown) => {
-        // Counting must never cost the caller its answer.
-        this.logger.error({ err: countError, requestId: request.id }, 'Could not count a request');
-        this.send(request, reply, problem);
-      },
-    );
+      }
+      this.send(request, reply, answer);
+    });
   };
 
   private send(request: FastifyRequest, reply: FastifyReply, problem: Problem): void {

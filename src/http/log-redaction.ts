@@ -8,7 +8,7 @@ const SECRET_HEADERS = [
 ] as const;
 
 /** The log fields that carry a request, a response or an error, and so may hold headers. */
-export const HEADER_CARRYING_FIELDS = ['req', 'res', 'request', 'response', 'err', 'error'];
+const HEADER_CARRYING_FIELDS = ['req', 'res', 'request', 'response', 'err', 'error'];
 
 /**
  * pino `redact` paths for those headers: a bare `headers` field, or one under a field that

@@ -6,7 +6,7 @@ import { baseUrl } from '../http/base-url';
 import type { Problem } from '../http/problem';
 import { toProblem } from '../http/problem-mapping';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problem-response';
-import { isRateLimitedPath, writeRateLimitHeaders } from './rate-limit-state';
+import { isRateLimitedPath, type RateLimitState, writeRateLimitHeaders } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
 
 const logger = new Logger('RateLimit');
@@ -30,23 +30,34 @@ export function registerRateLimitHooks(
       writeRateLimitHeaders(reply, request.rateLimit);
       return done(null, payload);
     }
-    limiter.count(request).then(
-      (state) => {
-        let body = payload;
+    void countRefused(limiter, request).then((state) => {
+      let body = payload;
+      if (state) {
         if (state.exceeded && reply.statusCode !== 429) {
           // No handler ran for this request (the guard counts every one that does), so
           // nothing happened that answering 429 instead would hide.
           body = answerRateLimited(request, reply, config);
         }
         writeRateLimitHeaders(reply, state);
-        done(null, body);
-      },
-      (error: unknown) => {
-        // Counting must never cost the caller its answer.
-        logger.error({ err: error, requestId: request.id }, 'Could not count a request');
-        done(null, payload);
-      },
-    );
+      }
+      done(null, body);
+    });
+  });
+}
+
+/**
+ * Counts a request refused before any handler (this hook's, and the URLs the router
+ * refuses, framework-errors.ts). Undefined when it could not be counted: counting must
+ * never cost the caller its answer, so the failure is logged and the answer goes out
+ * without the headers.
+ */
+export function countRefused(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+): Promise<RateLimitState | undefined> {
+  return limiter.count(request).catch((error: unknown) => {
+    logger.error({ err: error, requestId: request.id }, 'Could not count a request');
+    return undefined;
   });
 }
 
