@@ -8,6 +8,7 @@ import { DOCS_CLIENT_ID, docsRedirectUri } from './auth/oauth/oauth-client-metad
 import { OAuthServer } from './auth/oauth/oauth-server';
 import { AppConfig } from './config/app-config';
 import type { DatabaseTarget } from './database/data-source-options';
+import { serveOnlyDocsUiFiles } from './docs/docs-ui-files';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
@@ -106,6 +107,7 @@ export async function createApp(
   registerMetricsHooks(fastify, app.get(Metrics));
   frameworkErrors.countIn(app.get(Metrics), app.get(RateLimiter));
 
+  serveOnlyDocsUiFiles(fastify);
   await loadGeneratedPluginMetadata();
   const documents = buildOpenApiDocuments(app, config);
   app.get(OpenApiRegistry).set(documents);

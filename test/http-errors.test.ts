@@ -126,6 +126,22 @@ describe('paths under /docs', () => {
     expect(response.headers.has('allow')).toBe(false);
   });
 
+  it.each([
+    ['/docs/package.json'],
+    ['/docs/README.md'],
+    ['/docs/log.bundle-sizes.swagger-ui.txt'],
+    ['/docs/swagger-ui-es-bundle.js'],
+  ])(
+    'answers GET %s, a file of swagger-ui-dist the docs UI does not load, with 404',
+    async (path) => {
+      const response = await api.get(path, { auth: false });
+
+      const problem = expectProblem(response, 404, 'not_found');
+      expect(problem.instance).toBe(path);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    },
+  );
+
   it('answers another method on a docs path that does not exist with 404, not 405', async () => {
     const response = await api.request('POST', '/docs/foo', { auth: false });
 
@@ -145,6 +161,10 @@ describe('paths under /docs', () => {
     ['/docs/swagger-ui.css', /^text\/css/],
     ['/docs/swagger-ui-bundle.js', /javascript/],
     ['/docs/oauth2-redirect.html', /^text\/html/],
+    ['/docs/oauth2-redirect.js', /javascript/],
+    ['/docs/swagger-ui-standalone-preset.js', /javascript/],
+    ['/docs/swagger-ui-bundle.js.map', /^application\/json/],
+    ['/docs/favicon-32x32.png', /^image\/png/],
   ])('still serves %s', async (path, type) => {
     const response = await api.get(path, { auth: false });
 
