@@ -2,13 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventEntity } from './event.entity';
 import { EventsController } from './events.controller';
-import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
-/** GET /events and /events/{id}: the outbox, read back. */
+/** GET /events and /events/{id}: the outbox, read back (EventsRepository: OutboxModule). */
 @Module({
   imports: [TypeOrmModule.forFeature([EventEntity])],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository],
+  providers: [EventsService],
 })
 export class EventsModule {}

@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { PreparedStatement } from '../database/prepared-statement';
 import { EventEntity } from './event.entity';
 import { EVENT_TYPES, EventType } from './event-types';
-
-// A plain INSERT: every write use case records an event, and TypeORM's insert builder
-// cost more CPU than the statement.
-const INSERT_EVENT = new PreparedStatement(
-  `INSERT INTO events (id, type, resource_type, resource_id, payload)
-   VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
-);
+import { EventsRepository } from './events.repository';
 
 /**
  * The transactional outbox (API.md §10, DESIGN.md §4): a use case records its event with
@@ -19,6 +12,8 @@ const INSERT_EVENT = new PreparedStatement(
  */
 @Injectable()
 export class Outbox {
+  constructor(private readonly events: EventsRepository) {}
+
   async record<T extends { id: string }>(
     manager: EntityManager,
     type: EventType,
@@ -32,14 +27,7 @@ export class Outbox {
       // Through JSON so the stored payload is exactly what the API would have sent.
       payload: JSON.parse(JSON.stringify(object)) as object,
     });
-    const [row] = await INSERT_EVENT.run<{ created_at: Date }[]>(manager, [
-      event.id,
-      event.type,
-      event.resourceType,
-      event.resourceId,
-      event.payload,
-    ]);
-    event.createdAt = row.created_at;
+    event.createdAt = await this.events.insert(manager, event);
     return event;
   }
 }
