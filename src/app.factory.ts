@@ -12,6 +12,7 @@ import { serveOnlyDocsUiFiles } from './docs/docs-ui-files';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
+import { clientErrorHandler } from './http/client-errors';
 import { registerCors } from './http/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
 import { FrameworkErrors } from './http/framework-errors';
@@ -60,6 +61,7 @@ export async function createApp(
     trustProxy: config.trustProxy,
     ...logging,
     frameworkErrors: frameworkErrors.handler,
+    clientErrorHandler: clientErrorHandler(config, logger),
     // On close, idle keep-alive connections are cut and requests in flight finish;
     // `true` would cut those too.
     forceCloseConnections: 'idle' as const,

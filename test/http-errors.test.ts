@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../src/http/error-codes';
 import { createProduct, productBody } from './support/factories';
 import { expectProblem, fieldsOf, PROBLEM_CONTENT_TYPE } from './support/problem';
+import { parseAnswer, rawExchange } from './support/raw-http';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
 
 /** API.md §1 (transport) and §7 (errors): every failure path answers a problem. */
@@ -555,5 +556,72 @@ describe('authentication failures', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(type);
     expect(response.headers.has('www-authenticate')).toBe(false);
+  });
+});
+
+describe('bytes the HTTP parser refuses before any request exists', () => {
+  it.each([
+    [
+      'an unknown method',
+      'FOO /api/v1/products HTTP/1.1\r\nHost: shop.test\r\n\r\n',
+      /not an HTTP method/,
+    ],
+    [
+      'a Content-Length that is not a number',
+      'POST /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nContent-Length: abc\r\n\r\n',
+      /not valid HTTP/,
+    ],
+    [
+      'headers over 16 KiB',
+      `GET /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      /exceed 16 KiB/,
+    ],
+    [
+      'a chunk size that is not hexadecimal',
+      'POST /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+      /not valid HTTP/,
+    ],
+  ])('answers %s with a 400 bad_request problem and a request id', async (_, bytes, detail) => {
+    const answer = parseAnswer(await rawExchange(api.baseUrl, bytes));
+
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('connection')).toBe('close');
+    const requestId = answer.headers.get('x-request-id');
+    expect(requestId).toMatch(REQUEST_ID);
+    expect(answer.body).toEqual({
+      type: 'http://shop.test/docs/errors/bad_request',
+      title: ERROR_CODES.bad_request.title,
+      status: 400,
+      detail: expect.stringMatching(detail),
+      instance: '/api/v1/products',
+      code: 'bad_request',
+      requestId,
+    });
+  });
+
+  it('echoes a well-formed X-Request-Id and names / when there is no path to name', async () => {
+    const echoed = parseAnswer(
+      await rawExchange(
+        api.baseUrl,
+        'FOO /x HTTP/1.1\r\nHost: shop.test\r\nX-Request-Id: parser-1\r\n\r\n',
+      ),
+    );
+    const garbage = parseAnswer(await rawExchange(api.baseUrl, 'GARBAGE\r\n\r\n'));
+
+    expect(echoed.headers.get('x-request-id')).toBe('parser-1');
+    expect(echoed.body.requestId).toBe('parser-1');
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.instance).toBe('/');
+    expect(garbage.body.type).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs\/errors\/bad_request$/);
+    expect(garbage.headers.get('x-request-id')).toBe(garbage.body.requestId);
+  });
+
+  it('keeps serving other connections afterwards', async () => {
+    await rawExchange(api.baseUrl, 'GARBAGE\r\n\r\n');
+
+    const response = await api.get('/health/live', { auth: false });
+    expect(response.status).toBe(200);
   });
 });

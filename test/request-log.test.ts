@@ -1,5 +1,6 @@
 import { ProductsService } from '../src/products/products.service';
 import { createProduct } from './support/factories';
+import { parseAnswer, rawExchange } from './support/raw-http';
 import { ADMIN_KEY, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -64,6 +65,26 @@ async function linesOf(requestId: string | null): Promise<LogLine[]> {
 }
 
 describe('request log', () => {
+  it('writes a line with the request id for bytes the HTTP parser refused', async () => {
+    const answer = parseAnswer(
+      await rawExchange(
+        api.baseUrl,
+        'FOO /api/v1/products?api_key=x HTTP/1.1\r\nHost: a\r\nX-Request-Id: log-parser-1\r\n\r\n',
+      ),
+    );
+
+    expect(answer.status).toBe(400);
+    const found = await linesOf('log-parser-1');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      method: 'FOO',
+      url: '/api/v1/products',
+      statusCode: 400,
+    });
+  });
+
   it('writes one line per request with its id, route, status, latency and principal', async () => {
     const product = await createProduct(api);
 

@@ -4,8 +4,15 @@ import type { Problem } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** The RFC 9457 body of API.md §7 for `problem`, as seen by `request`. */
-export function problemBody(problem: Problem, request: FastifyRequest, origin: string) {
+/**
+ * The RFC 9457 body of API.md §7 for `problem`, as seen by `request` (its URL and id; a
+ * request refused by the HTTP parser has only those).
+ */
+export function problemBody(
+  problem: Problem,
+  request: Pick<FastifyRequest, 'url' | 'id'>,
+  origin: string,
+) {
   const entry = ERROR_CODES[problem.code];
   return {
     type: `${origin}/docs/errors/${problem.code}`,

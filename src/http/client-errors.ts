@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { ConnectionError } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { Problem } from './problem';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
+import { ACCEPTED_REQUEST_ID } from './request-id';
+import { helmetOptions, securityHeaders } from './security-headers';
+
+/** A request line's target we can name as the problem's `instance`: an origin-form path. */
+const ORIGIN_FORM = /^\/[\x21-\x7e]*$/;
+/** What went wrong, by Node's error code; anything else "is not valid HTTP/1.1". */
+const DETAILS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'The request line and headers exceed 16 KiB.',
+  ERR_HTTP_REQUEST_TIMEOUT: 'The request was not received in full in time.',
+  HPE_INVALID_METHOD: 'The request method is not an HTTP method.',
+};
+/** A request line's method worth logging: an HTTP token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+/** A Host header worth repeating in the problem's `type` link: a name or address, a port. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Fastify's `clientErrorHandler`: the answer to bytes Node's HTTP parser refuses before
+ * any request exists (an unknown method, a malformed Content-Length or chunk size, headers
+ * over Node's 16 KiB limit, a request line that is not HTTP). Fastify's default writes
+ * its own JSON without a request id; API.md §1 and §7 ask for a problem with one, and the
+ * security headers. The connection is closed after the answer, as the parser cannot find
+ * where the next request starts.
+ *
+ * Everything is `400 bad_request`: the contract's codes have one status each, and none is
+ * 431 or 408 (headers too large, a request not received in time). The detail says which.
+ * No rate-limit headers: there is no request to count, nor a caller to count it for.
+ */
+export function clientErrorHandler(config: AppConfig, logger: Logger | undefined) {
+  const security = securityHeaders(helmetOptions(config))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return (error: ConnectionError, socket: Socket): void => {
+    // a connection reset or closed meanwhile: nobody to answer
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // a Buffer at run time (Node's `clientError`), whatever Fastify's typings say
+    const head = headOf(error.rawPacket);
+    const id = head.requestId ?? randomUUID();
+    const url = head.target ?? '/';
+    const problem = new Problem(
+      'bad_request',
+      DETAILS[error.code] ?? 'The request is not valid HTTP/1.1.',
+    );
+    const origin =
+      config.publicUrl ?? `${config.tls ? 'https' : 'http'}://${head.host ?? localHost(socket)}`;
+    const body = JSON.stringify(problemBody(problem, { url, id }, origin));
+    // the shape of every request's line (request-log.ts), with the parser's error code
+    logger?.info(
+      {
+        reqId: id,
+        method: head.method,
+        url,
+        statusCode: problem.status,
+        remoteAddress: socket.remoteAddress,
+        parserError: error.code,
+      },
+      'request completed',
+    );
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 400 Bad Request\r\n` +
+          `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${id}\r\n` +
+          security +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
+}
+
+/** The address the client connected to, as a URL's host. */
+function localHost(socket: Socket): string {
+  const address = socket.localAddress ?? 'localhost';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
+}
+
+/** What can be read from the start of the refused bytes: the path, Host and X-Request-Id. */
+function headOf(raw: unknown): Partial<Record<'method' | 'target' | 'host' | 'requestId', string>> {
+  if (!Buffer.isBuffer(raw)) return {};
+  // latin1: one character per byte, whatever the bytes are
+  const lines = raw
+    .subarray(0, 16 * 1024)
+    .toString('latin1')
+    .split('\r\n');
+  const [method, target] = lines[0].split(' ');
+  const header = (name: string) =>
+    lines
+      .slice(1)
+      .find((line) => line.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim();
+  const host = header('host');
+  const requestId = header('x-request-id');
+  return {
+    method: TOKEN.test(method) ? method : undefined,
+    target: target && ORIGIN_FORM.test(target) ? target.split('?')[0] : undefined,
+    host: host && HOST.test(host) ? host : undefined,
+    requestId: requestId && ACCEPTED_REQUEST_ID.test(requestId) ? requestId : undefined,
+  };
+}

@@ -1,0 +1,28 @@
+import { connect } from 'node:net';
+
+/** HTTP/1.1 spoken by hand, for bytes no HTTP client would send. */
+
+/** Writes `bytes` on a fresh connection and returns everything the server sends back. */
+export function rawExchange(baseUrl: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** Status, headers (lower-cased names) and JSON body of one raw HTTP/1.1 answer. */
+export function parseAnswer(text: string) {
+  const [head, body] = text.split('\r\n\r\n', 2);
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
+    }),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
+}
