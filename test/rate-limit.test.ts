@@ -4,6 +4,8 @@ import { createServer, type AddressInfo, type Server, type Socket, connect } fro
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-keys/api-key-hash';
+import { ApiKeyUsageRecorder } from '../src/auth/api-keys/api-key-usage.recorder';
+import { ApiKeyUsageRepository } from '../src/auth/api-keys/api-key-usage.repository';
 import { ApiKeysRepository } from '../src/auth/api-keys/api-keys.repository';
 import type { Role } from '../src/auth/permissions';
 import { REDIS } from '../src/redis/redis-client';
@@ -157,28 +159,67 @@ describe('rate limits counted in Redis', () => {
     expect(budgetOf(unknownRoute).remaining).toBe(2);
   });
 
-  it('counts URLs the router refuses per client IP, even with a key, and answers 429 past the budget', async () => {
+  it('counts URLs the router refuses against the key they carry, else per client IP, and answers 429 past the budget', async () => {
     const ip = freshIp();
     const { key } = await newKeyHere();
     const withKey = { auth: false, headers: { 'X-API-Key': key, 'X-Forwarded-For': ip } };
 
     const badEncoding = await api.get('/api/v1/products/%zz', anonymous(ip));
     const longSegment = await api.get(`/api/v1/products/${'A'.repeat(300)}`, withKey);
-    for (let i = 0; i < 3; i += 1) await api.get('/api/v1/products/%zz', anonymous(ip));
+    for (let i = 0; i < 4; i += 1) await api.get('/api/v1/products/%zz', anonymous(ip));
     const refused = await api.get(`/api/v1/products/${'A'.repeat(300)}`, anonymous(ip));
     const anotherClient = await api.get('/api/v1/products/%zz', anonymous(freshIp()));
     const keyBudget = await api.get('/api/v1/products', asKey(key));
 
     expectProblem(badEncoding, 400, 'bad_request');
     expect(budgetOf(badEncoding).remaining).toBe(4);
+    // the key verified: its budget, not the IP's
     expectProblem(longSegment, 404, 'not_found');
-    expect(budgetOf(longSegment).remaining).toBe(3);
+    expect(budgetOf(longSegment).remaining).toBe(4);
     expectRateLimited(refused);
     // each client behind the trusted proxy has its own budget, not the proxy's
     expectProblem(anotherClient, 400, 'bad_request');
     expect(budgetOf(anotherClient).remaining).toBe(4);
-    // the key was never verified on the refused URL: its own budget is untouched
-    expect(budgetOf(keyBudget).remaining).toBe(4);
+    expect(budgetOf(keyBudget).remaining).toBe(3);
+  });
+
+  it('counts requests refused before authentication against the key they carry, not the IP it shares', async () => {
+    const ip = freshIp();
+    const { key, id } = await newKeyHere();
+    const withKey = (headers: Record<string, string> = {}) => ({
+      auth: false,
+      headers: { 'X-API-Key': key, 'X-Forwarded-For': ip, ...headers },
+    });
+    // anonymous traffic behind the same address has spent the IP's budget
+    for (let i = 0; i < 5; i += 1) await api.get('/api/v1/products', anonymous(ip));
+    expectRateLimited(await api.get('/api/v1/products', anonymous(ip)));
+
+    const unknownRoute = await api.get('/api/v1/no-such-collection', withKey());
+    const wrongMethod = await api.request('PUT', '/api/v1/products', withKey());
+    const notJson = await api.request('POST', '/api/v1/products', {
+      ...withKey({ 'Content-Type': 'application/json' }),
+      rawBody: '{x',
+    });
+    const notJsonType = await api.request('POST', '/api/v1/products', {
+      ...withKey({ 'Content-Type': 'text/plain' }),
+      rawBody: 'x',
+    });
+
+    expectProblem(unknownRoute, 404, 'not_found');
+    expect(budgetOf(unknownRoute).remaining).toBe(4);
+    expectProblem(wrongMethod, 405, 'method_not_allowed');
+    expect(budgetOf(wrongMethod).remaining).toBe(3);
+    expectProblem(notJson, 400, 'invalid_json');
+    expect(budgetOf(notJson).remaining).toBe(2);
+    expectProblem(notJsonType, 415, 'unsupported_media_type');
+    expect(budgetOf(notJsonType).remaining).toBe(1);
+    // and they are the key's usage, as every request it authenticates is
+    await api.app.get(ApiKeyUsageRecorder).flush();
+    const hour = 3_600_000;
+    const usage = await api.app
+      .get(ApiKeyUsageRepository)
+      .hourly(id, new Date(Date.now() - hour), new Date(Date.now() + hour));
+    expect(usage.reduce((sum, h) => sum + h.requests, 0)).toBe(4);
   });
 
   it('runs out at exactly the limit: the next request is 429 rate_limited with Retry-After', async () => {

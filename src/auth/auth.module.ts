@@ -11,6 +11,7 @@ import { ApiKeyStrategy } from './api-keys/api-key.strategy';
 import { ApiKeyVerifier } from './api-keys/api-key-verifier';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { AuthenticationGuard } from './authentication.guard';
+import { CallerIdentifier } from './caller-identifier';
 import { JwtVerifier } from './jwt/jwt-verifier';
 import { OAuthModule } from './oauth/oauth.module';
 
@@ -24,9 +25,11 @@ import { OAuthModule } from './oauth/oauth.module';
     ApiKeyUsageRecorder,
     ApiKeyRevocations,
     JwtVerifier,
+    CallerIdentifier,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
   exports: [
+    CallerIdentifier,
     ApiKeyVerifier,
     ApiKeysRepository,
     ApiKeyUsageRepository,

@@ -18,6 +18,11 @@ const PassportApiKey = AuthGuard('api-key');
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
 
+/** The token of `Authorization: Bearer <token>` (RFC 6750 §2.1); undefined if none or malformed. */
+export function bearerTokenOf(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /**
  * Deny by default: every route needs a valid credential and the permission it declares,
  * unless it is marked @Public(). The credential is an `X-API-Key` (passport-headerapikey)
@@ -79,7 +84,7 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
    * roles this API knows is 403.
    */
   private async authenticateBearer(request: FastifyRequest): Promise<Principal> {
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerTokenOf(request);
     if (token === undefined) {
       throw invalidBearer('Send the token as `Authorization: Bearer <jwt>`.');
     }

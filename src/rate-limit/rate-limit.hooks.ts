@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
@@ -6,17 +5,15 @@ import { baseUrl } from '../http/base-url';
 import type { Problem } from '../http/problem';
 import { toProblem } from '../http/problem-mapping';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problem-response';
-import { isRateLimitedPath, type RateLimitState, writeRateLimitHeaders } from './rate-limit-state';
+import { isRateLimitedPath, writeRateLimitHeaders } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
-
-const logger = new Logger('RateLimit');
 
 /**
  * Every /api answer carries the rate-limit headers, errors included (API.md §8). The guard
  * counts each request that reaches a handler; this hook counts the ones refused before it
  * (401, 403, an unknown route, a body the parser refused, a foreign Origin, a CORS
- * preflight), by principal when authentication got that far and by client IP otherwise,
- * and writes the headers on the way out, where every answer passes.
+ * preflight), by the principal of its credentials when they verify and by client IP
+ * otherwise, and writes the headers on the way out, where every answer passes.
  */
 export function registerRateLimitHooks(
   fastify: FastifyInstance,
@@ -30,7 +27,7 @@ export function registerRateLimitHooks(
       writeRateLimitHeaders(reply, request.rateLimit);
       return done(null, payload);
     }
-    void countRefused(limiter, request).then((state) => {
+    void limiter.countRefused(request).then((state) => {
       let body = payload;
       if (state) {
         if (state.exceeded && reply.statusCode !== 429) {
@@ -42,22 +39,6 @@ export function registerRateLimitHooks(
       }
       done(null, body);
     });
-  });
-}
-
-/**
- * Counts a request refused before any handler (this hook's, and the URLs the router
- * refuses, framework-errors.ts). Undefined when it could not be counted: counting must
- * never cost the caller its answer, so the failure is logged and the answer goes out
- * without the headers.
- */
-export function countRefused(
-  limiter: RateLimiter,
-  request: FastifyRequest,
-): Promise<RateLimitState | undefined> {
-  return limiter.count(request).catch((error: unknown) => {
-    logger.error({ err: error, requestId: request.id }, 'Could not count a request');
-    return undefined;
   });
 }
 

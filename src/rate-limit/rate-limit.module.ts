@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
+import { AuthModule } from '../auth/auth.module';
 import { AppConfig } from '../config/app-config';
 import { REDIS } from '../redis/redis-client';
 import { MemoryFixedWindowStore, RedisFixedWindowStore } from './fixed-window.store';
@@ -16,6 +17,8 @@ import { RateLimiter } from './rate-limiter';
  */
 @Module({
   imports: [
+    // CallerIdentifier, for requests refused before the guards
+    AuthModule,
     ThrottlerModule.forRootAsync({
       inject: [AppConfig, REDIS],
       useFactory: (config: AppConfig, redis: Redis | null) => ({

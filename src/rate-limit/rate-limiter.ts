@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectThrottlerStorage, normalizeIp, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
+import { CallerIdentifier } from '../auth/caller-identifier';
 import { AppConfig } from '../config/app-config';
 import type { RateLimitState } from './rate-limit-state';
 
@@ -12,12 +13,14 @@ import type { RateLimitState } from './rate-limit-state';
  */
 @Injectable()
 export class RateLimiter {
+  private readonly logger = new Logger('RateLimit');
   readonly limit: number;
   readonly windowSeconds: number;
 
   constructor(
     config: AppConfig,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly callers: CallerIdentifier,
   ) {
     this.limit = config.rateLimit.limit;
     this.windowSeconds = config.rateLimit.windowSeconds;
@@ -46,5 +49,23 @@ export class RateLimiter {
     };
     request.rateLimit = state;
     return state;
+  }
+
+  /**
+   * Counts a request refused before any handler (rate-limit.hooks.ts, and the URLs the
+   * router refuses, framework-errors.ts) against its caller's budget: the principal of
+   * its credentials when they verify, its IP otherwise. Undefined when it could not be
+   * counted: counting must never cost the caller its answer, so the failure is logged and
+   * the answer goes out without the headers.
+   */
+  async countRefused(request: FastifyRequest): Promise<RateLimitState | undefined> {
+    try {
+      // the request log names the caller too
+      request.user ??= await this.callers.identify(request);
+      return await this.count(request);
+    } catch (error) {
+      this.logger.error({ err: error, requestId: request.id }, 'Could not count a request');
+      return undefined;
+    }
   }
 }
