@@ -2,7 +2,7 @@ import { ERROR_CODES } from '../src/http/error-codes';
 import { createProduct, productBody } from './support/factories';
 import { expectProblem, fieldsOf, PROBLEM_CONTENT_TYPE } from './support/problem';
 import { parseAnswer, rawExchange } from './support/raw-http';
-import { ApiResponse, startTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, ApiResponse, startTestApp, TestApp } from './support/test-app';
 
 /** API.md §1 (transport) and §7 (errors): every failure path answers a problem. */
 
@@ -287,6 +287,38 @@ describe('request bodies', () => {
     );
 
     expectProblem(response, 400, 'invalid_json');
+  });
+
+  it('refuses a JSON body that is not UTF-8 with 400 invalid_json rather than store replacement characters', async () => {
+    // "Café" in Latin-1: 0xE9 alone is not UTF-8
+    const body = Buffer.concat([
+      Buffer.from(`{"sku":"LATIN1-${Date.now()}","name":"Caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('","category":"x","price":"1.00","currency":"EUR"}'),
+    ]);
+    const response = await refusedWrite(async () => {
+      const raw = await fetch(`${api.baseUrl}/api/v1/products`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': ADMIN_KEY },
+        body,
+      });
+      const text = await raw.text();
+      return { status: raw.status, headers: raw.headers, body: JSON.parse(text), text };
+    });
+
+    const problem = expectProblem(response, 400, 'invalid_json');
+    expect(problem.detail).toMatch(/UTF-8/);
+  });
+
+  it('takes a body with a byte order mark and multi-byte characters', async () => {
+    const sku = `UTF8-${Date.now()}`;
+    const response = await api.request('POST', '/api/v1/products', {
+      rawBody: `\ufeff${JSON.stringify({ ...productBody({ sku }), name: 'Café 東京 🚚' })}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+
+    expect(response.status).toBe(201);
+    expect(response.body.name).toBe('Café 東京 🚚');
   });
 
   it('refuses an empty JSON body on a POST as a missing body, with 422 validation_failed', async () => {
@@ -575,6 +607,11 @@ describe('bytes the HTTP parser refuses before any request exists', () => {
       'headers over 16 KiB',
       `GET /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       /exceed 16 KiB/,
+    ],
+    [
+      'a header holding the NUL character',
+      'GET /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nX-Note: a\u0000b\r\n\r\n',
+      /not valid HTTP/,
     ],
     [
       'a chunk size that is not hexadecimal',

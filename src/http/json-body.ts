@@ -20,6 +20,9 @@ export const TOO_DEEP_MESSAGE = `must not nest objects and arrays more than ${MA
  * The parser of `application/json` bodies, in place of Fastify's (API.md §1, §3, §7):
  *
  * - an empty body is no body (many clients send the content type on every request);
+ * - a body that is not UTF-8 is `400 invalid_json` (RFC 8259 §8.1): decoding it with
+ *   replacement characters, as Fastify's string parser does, would store text the client
+ *   never sent;
  * - a body that is not JSON is `400 invalid_json`;
  * - a body that is JSON the service cannot take is `422 validation_failed`, before
  *   anything reads it: nested deeper than MAX_BODY_DEPTH, a NUL character anywhere
@@ -33,15 +36,26 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string' },
-    (_request, text, done) => {
+    { parseAs: 'buffer' },
+    (_request, bytes, done) => {
       try {
-        done(null, parseJsonBody(text as string));
+        done(null, parseJsonBody(decodeUtf8(bytes as Buffer)));
       } catch (error) {
         done(error as Error, undefined);
       }
     },
   );
+}
+
+/** Fails on the first byte sequence that is not UTF-8; a leading byte order mark is dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new Problem('invalid_json', 'The body is not valid UTF-8, which JSON must be.');
+  }
 }
 
 export function parseJsonBody(text: string): unknown {
