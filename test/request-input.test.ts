@@ -272,6 +272,33 @@ describe('an empty body sent with Content-Type: application/json', () => {
   });
 });
 
+describe('an empty body sent with another Content-Type', () => {
+  const asText = (method: string, path: string, rawBody = '') =>
+    api.request(method, path, { rawBody, headers: { 'Content-Type': 'text/plain' } });
+
+  it('counts as no body for a DELETE: 204, as a GET with that header answers 200', async () => {
+    const product = await createProduct(api);
+
+    const read = await api.get(`/api/v1/products/${product.id}`, {
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    const deleted = await asText('DELETE', `/api/v1/products/${product.id}`);
+
+    expect(read.status).toBe(200);
+    expect(deleted.status).toBe(204);
+  });
+
+  it('answers a POST as one without a body, 422; a body under that type is still 415', async () => {
+    const empty = await noProductCreated(() => asText('POST', '/api/v1/products'));
+    const withBody = await noProductCreated(() => asText('POST', '/api/v1/products', 'sku=X'));
+
+    expect(expectProblem(empty, 422, 'validation_failed').errors).toEqual([
+      { field: '(body)', message: 'must be a JSON object' },
+    ]);
+    expectProblem(withBody, 415, 'unsupported_media_type');
+  });
+});
+
 describe('prototype keys and other names validation never sees', () => {
   const unknownFieldMessage = async () => {
     const response = await api.post('/api/v1/products', productBody({ colour: 'red' }));

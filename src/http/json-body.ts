@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import { FieldError, Problem, ValidationProblem } from './problem';
 import {
   BODY_FIELD,
@@ -13,6 +13,8 @@ import {
  * line is at depth 3); it keeps class-transformer, which recurses, far from the stack's
  * end. docs/api-conventions.md states it.
  */
+const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
+
 export const MAX_BODY_DEPTH = 32;
 export const TOO_DEEP_MESSAGE = `must not nest objects and arrays more than ${MAX_BODY_DEPTH} levels deep`;
 
@@ -33,6 +35,16 @@ export const TOO_DEEP_MESSAGE = `must not nest objects and arrays more than ${MA
  *   `onProtoPoisoning` and `onConstructorPoisoning` options no longer apply.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  // Any other type: no body if empty, as for JSON, else 415. Without it an empty DELETE
+  // sent with, say, text/plain was 415 while the same header on a GET was ignored.
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    const length = request.headers['content-length'];
+    const empty =
+      length === '0' ||
+      (length === undefined && request.headers['transfer-encoding'] === undefined);
+    if (empty) done(null, undefined);
+    else done(new FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+  });
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
     'application/json',
