@@ -14,7 +14,7 @@ import {
   SharedDatabaseApps,
   startSharedDatabaseApps,
 } from './support/shared-database-apps';
-import { startTestAppOn, TestApp } from './support/test-app';
+import { startTestApp, startTestAppOn, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -38,6 +38,14 @@ beforeAll(async () => {
 afterAll(() => receiver?.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
 
 async function register(api: TestApp, path: string): Promise<{ id: string; secret: string }> {
   const response = await api.post('/api/v1/webhook-endpoints', {
@@ -179,5 +187,83 @@ describe('a process that dies after the commit', () => {
     await worker.close();
     expect(worker.get(WebhookWorker).running).toBe(false);
     worker = undefined;
+  });
+});
+
+describe('a worker polling with a receiver that hangs', () => {
+  let api: TestApp;
+  let worker: WebhookWorker;
+
+  beforeAll(async () => {
+    api = await startTestApp(ENV);
+    worker = api.app.get(WebhookWorker);
+  });
+  afterAll(() => api?.close());
+  afterEach(async () => {
+    await worker.stop();
+    // every event goes to every enabled endpoint: the next test starts without these
+    for (const { id } of (await api.get('/api/v1/webhook-endpoints')).body.data) {
+      await api.request('DELETE', `/api/v1/webhook-endpoints/${id}`);
+    }
+  });
+
+  it('retries the other endpoints on WEBHOOK_RETRY_SCHEDULE, not when the hanging attempt times out', async () => {
+    receiver.script('/r/hangs', () => ({ status: 204, delayMs: 60_000 }));
+    receiver.script('/r/fails', () => ({ status: 500 }));
+    const hangs = await register(api, '/r/hangs');
+    const fails = await register(api, '/r/fails');
+    await recordOrderEvent(api);
+    // The hanging attempt times out 6 s after it was sent, long after the failing
+    // endpoint's retries were due (schedule 1,1: 3 attempts, 1 s apart). The short grace
+    // aborts it at the end.
+    worker.tune({ attemptTimeoutMs: 6000, pollIntervalMs: 100, shutdownGraceMs: 100 });
+    worker.start();
+    await eventually(() => receiver.receipts('/r/hangs').length === 1);
+    const timeOut = receiver.receipts('/r/hangs')[0].at + 6000;
+    while (receiver.receipts('/r/fails').length < 3 && Date.now() < timeOut) await sleep(20);
+
+    const attempts = receiver.receipts('/r/fails').map((r) => r.at);
+    const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
+    expect(gaps).toHaveLength(2);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(950);
+      // the wait, a poll interval and some slack, far from the 6 s time-out
+      expect(gap).toBeLessThan(2500);
+    }
+    expect(receiver.receipts('/r/hangs')).toHaveLength(1);
+    await worker.stop();
+    const rows = await api.app
+      .get(DataSource)
+      .query(
+        `SELECT endpoint_id, status, attempt_count FROM webhook_deliveries WHERE endpoint_id = ANY($1)`,
+        [[hangs.id, fails.id]],
+      );
+    expect(rows).toHaveLength(2);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { endpoint_id: fails.id, status: 'dead', attempt_count: 3 },
+        // aborted on stop and released, for a worker to send again
+        { endpoint_id: hangs.id, status: 'pending', attempt_count: 0 },
+      ]),
+    );
+  });
+
+  it('keeps at most `concurrency` attempts in flight, and uses them all', async () => {
+    let inFlight = 0;
+    let most = 0;
+    // The worker holds a slot from before the request until after the answer, so what
+    // the receiver counts in flight never exceeds what the worker has.
+    receiver.script('/r/slow', () => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => (inFlight -= 1), 300);
+      return { status: 204, delayMs: 300 };
+    });
+    for (let i = 0; i < 2; i++) await register(api, '/r/slow');
+    for (let i = 0; i < 3; i++) await recordOrderEvent(api);
+    worker.tune({ concurrency: 4, pollIntervalMs: 100 });
+    worker.start();
+    await eventually(() => receiver.receipts('/r/slow').length === 6);
+
+    expect(most).toBe(4);
   });
 });

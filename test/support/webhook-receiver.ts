@@ -13,6 +13,8 @@ export interface Receipt {
   headers: IncomingHttpHeaders;
   body: string;
   json: any;
+  /** when the request had arrived whole (Date.now()) */
+  at: number;
 }
 
 export interface Answer {
@@ -66,7 +68,7 @@ export class WebhookReceiver {
     } catch {
       json = undefined;
     }
-    const receipt: Receipt = { path, headers: request.headers, body, json };
+    const receipt: Receipt = { path, headers: request.headers, body, json, at: Date.now() };
     this.received.push(receipt);
     const n = this.receipts(path).length;
     const answer: Answer = (this.scripts.get(path) ?? (() => ({ status: 204 })))(receipt, n);

@@ -24,13 +24,13 @@ import { signatureHeader } from './webhook-signing';
 export interface WorkerTuning {
   /** events fanned out per round */
   fanOutBatch: number;
-  /** deliveries leased per round */
+  /** deliveries leased per round, at most: a round leases no more than the free slots */
   claimBatch: number;
-  /** deliveries sent at once by one worker */
+  /** deliveries sent at once by one worker (its slots) */
   concurrency: number;
   /** how long a lease keeps other workers off; well above the 10 s attempt time-out */
   leaseSeconds: number;
-  /** the wait between rounds that found nothing to do */
+  /** the wait between rounds when nothing is due, cut short when a slot frees */
   pollIntervalMs: number;
   /** on shutdown, how long in-flight attempts may take before they are aborted and released */
   shutdownGraceMs: number;
@@ -60,16 +60,20 @@ export interface RoundSummary {
   released: number;
 }
 
+type Sent = 'succeeded' | 'failed' | 'released' | 'lost';
+
 const USER_AGENT = 'CommerceOperationsAPI-Webhooks/1';
 
 /**
  * The webhook worker (API.md §10, DESIGN.md §4). Each round fans new events out into
- * deliveries, leases the due ones, sends them outside any transaction and records each
- * attempt. Any number of workers, in the API processes (WORKER=on) or alone
- * (`npm run worker`), share the work through the database: a delivery is leased by one
- * worker at a time, so no attempt is ever sent twice at once. Delivery is at least once:
- * a worker that dies mid-attempt leaves a lease that runs out, and the delivery is sent
- * again.
+ * deliveries, leases as many due ones as it has free slots and starts sending them,
+ * outside any transaction, recording each attempt as it ends. The polling loop does not
+ * wait for a round's attempts: a slot that frees starts the next round, so a receiver
+ * that hangs until the time-out holds one slot and delays no other delivery. Any number
+ * of workers, in the API processes (WORKER=on) or alone (`npm run worker`), share the
+ * work through the database: a delivery is leased by one worker at a time, so no attempt
+ * is ever sent twice at once. Delivery is at least once: a worker that dies mid-attempt
+ * leaves a lease that runs out, and the delivery is sent again.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -78,9 +82,15 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   private loop: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
+  /** a wake-up that came while the loop was not pausing, for its next pause */
+  private woken = false;
   /** aborts the attempts in flight when the shutdown grace runs out */
   private readonly inFlight = new Set<AbortController>();
-  /** rounds under way, from the loop or from direct runOnce() calls */
+  /** deliveries leased and not yet recorded or released: each holds a slot */
+  private readonly sending = new Set<Promise<Sent>>();
+  /** slots held for leases being taken, so rounds at once never exceed `concurrency` */
+  private claiming = 0;
+  /** rounds under way from direct runOnce() calls, with their attempts */
   private readonly rounds = new Set<Promise<RoundSummary>>();
 
   constructor(
@@ -106,7 +116,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     return this.loop !== undefined;
   }
 
-  /** Starts polling: rounds back to back while there is work, one per interval otherwise. */
+  /** Starts polling: a round whenever a slot frees or new work may wait, else one per interval. */
   start(): void {
     if (this.loop) return;
     this.stopping = false;
@@ -122,7 +132,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.nudge();
     const abort = setTimeout(() => {
       for (const controller of this.inFlight) controller.abort();
     }, this.tuning.shutdownGraceMs);
@@ -134,11 +144,23 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /**
-   * One round: fan out, lease, send, record. Safe to call from several workers (or
-   * several times at once); tests with WORKER=off drive delivery with it.
+   * One round that waits for its own attempts: fan out, lease, send, record. Safe to call
+   * from several workers (or several times at once); tests with WORKER=off drive delivery
+   * with it.
    */
   async runOnce(): Promise<RoundSummary> {
-    const round = this.round();
+    const round = (async () => {
+      const { fannedOut, sends } = await this.round();
+      const sent = await Promise.all(sends);
+      const count = (outcome: Sent) => sent.filter((s) => s === outcome).length;
+      return {
+        fannedOut,
+        claimed: sends.length,
+        attempted: count('succeeded') + count('failed'),
+        succeeded: count('succeeded'),
+        released: count('released'),
+      };
+    })();
     this.rounds.add(round);
     try {
       return await round;
@@ -147,71 +169,89 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async round(): Promise<RoundSummary> {
+  /** Fans out, leases due deliveries for the free slots and starts sending them. */
+  private async round(): Promise<{ fannedOut: number; sends: Promise<Sent>[] }> {
     const { fanOutBatch, claimBatch, leaseSeconds, concurrency } = this.tuning;
-    const summary: RoundSummary = {
-      fannedOut: 0,
-      claimed: 0,
-      attempted: 0,
-      succeeded: 0,
-      released: 0,
-    };
-    summary.fannedOut = await this.deliveries.fanOut(fanOutBatch);
-    if (this.stopping) return summary;
-    const leaseToken = uuidv4();
-    const claimed = await this.deliveries.claimDue(claimBatch, leaseSeconds, leaseToken);
-    summary.claimed = claimed.length;
-    const unsent: string[] = [];
-    const queue = [...claimed];
-    const lane = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        if (this.stopping) {
-          unsent.push(next.id);
-          continue;
-        }
-        const outcome = await this.deliver(next);
-        if (outcome === 'released') unsent.push(next.id);
-        else if (outcome !== 'lost') {
-          summary.attempted += 1;
-          if (outcome === 'succeeded') summary.succeeded += 1;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
-    await this.deliveries.release(unsent, leaseToken);
-    summary.released = unsent.length;
-    return summary;
+    const fannedOut = await this.deliveries.fanOut(fanOutBatch);
+    const free = Math.min(claimBatch, concurrency - this.sending.size - this.claiming);
+    if (this.stopping || free <= 0) return { fannedOut, sends: [] };
+    this.claiming += free;
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await this.deliveries.claimDue(free, leaseSeconds, uuidv4());
+    } finally {
+      this.claiming -= free;
+    }
+    return { fannedOut, sends: claimed.map((claim) => this.send(claim)) };
   }
 
   private async poll(): Promise<void> {
     while (!this.stopping) {
-      let busy = false;
+      let more = false;
       try {
-        const round = await this.runOnce();
-        busy = round.fannedOut > 0 || round.claimed > 0;
+        const { fannedOut, sends } = await this.round();
+        // Straight on while work may wait and there is room for it: a full batch of
+        // events, or leases taken with slots still free. Otherwise the pause ends when a
+        // slot frees (its attempt recorded) or after the interval.
+        more =
+          fannedOut === this.tuning.fanOutBatch ||
+          (sends.length > 0 && this.sending.size < this.tuning.concurrency);
       } catch (error) {
         this.logger.error(`round failed: ${(error as Error).message}`, (error as Error).stack);
       }
-      if (!busy && !this.stopping) await this.pause(this.tuning.pollIntervalMs);
+      if (!more && !this.stopping) await this.pause(this.tuning.pollIntervalMs);
     }
+    await Promise.all(this.sending);
     this.logger.log('stopped');
   }
 
   private pause(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const timer = setTimeout(() => this.wake?.(), ms);
+      this.wake = () => {
         clearTimeout(timer);
+        this.wake = undefined;
         resolve();
-      }
-      this.wake = done;
+      };
     });
   }
 
+  private nudge(): void {
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
+  /** Sends a leased delivery, which holds a slot until it is recorded or released. */
+  private send(claim: ClaimedDelivery): Promise<Sent> {
+    const sending = (async (): Promise<Sent> => {
+      try {
+        // stop() came while the lease was being taken: nothing new starts
+        const sent = this.stopping ? 'released' : await this.deliver(claim);
+        if (sent === 'released') await this.deliveries.release([claim.id], claim.leaseToken);
+        return sent;
+      } catch (error) {
+        // The polling loop awaits no send, so none may reject. The lease runs out and
+        // another round sends the delivery: at least once.
+        this.logger.error(
+          `delivery ${claim.id}: ${(error as Error).message}`,
+          (error as Error).stack,
+        );
+        return 'lost';
+      }
+    })().finally(() => {
+      this.sending.delete(sending);
+      this.nudge();
+    });
+    this.sending.add(sending);
+    return sending;
+  }
+
   /** One attempt of one leased delivery: check the address, sign, send, record. */
-  private async deliver(
-    claim: ClaimedDelivery,
-  ): Promise<'succeeded' | 'failed' | 'released' | 'lost'> {
+  private async deliver(claim: ClaimedDelivery): Promise<Sent> {
     const at = new Date();
     let outcome: AttemptOutcome;
     try {
