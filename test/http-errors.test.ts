@@ -258,6 +258,20 @@ describe('request bodies', () => {
     expectProblem(response, 415, 'unsupported_media_type');
   });
 
+  it('refuses a POST whose body has no Content-Type with 415', async () => {
+    const body = JSON.stringify(productBody());
+    const answer = parseAnswer(
+      await rawExchange(
+        api.baseUrl,
+        `POST /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      ),
+    );
+
+    expect(answer.status).toBe(415);
+    expect(answer.body.code).toBe('unsupported_media_type');
+  });
+
   it('accepts application/json with a charset parameter', async () => {
     const body = productBody();
 

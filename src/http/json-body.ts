@@ -8,13 +8,13 @@ import {
   withNulEscaped,
 } from './validation.pipe';
 
+const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
+
 /**
  * How deep objects and arrays may nest in a body. No resource comes near it (an order
  * line is at depth 3); it keeps class-transformer, which recurses, far from the stack's
  * end. docs/api-conventions.md states it.
  */
-const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
-
 export const MAX_BODY_DEPTH = 32;
 export const TOO_DEEP_MESSAGE = `must not nest objects and arrays more than ${MAX_BODY_DEPTH} levels deep`;
 
