@@ -127,11 +127,10 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
         expect.arrayContaining([{ ApiKey: [] }, { Bearer: [] }]),
       ]);
       expect([where, statuses.some((s) => /^2/.test(s))]).toEqual([where, true]);
-      const expected = ['400', '401', '403', '429', '500', ...(path.includes('{') ? ['404'] : [])];
+      // a body is held to API.md §1 on any operation, even one that ignores it
+      const expected = ['400', '401', '403', '413', '415', '422', '429', '500', '503'];
+      if (path.includes('{')) expected.push('404');
       expect([where, statuses]).toEqual([where, expect.arrayContaining(expected)]);
-      if (operation.requestBody) {
-        expect([where, statuses]).toEqual([where, expect.arrayContaining(['422'])]);
-      }
       for (const status of statuses.filter((s) => /^[45]/.test(s))) {
         expect(responses[status].$ref).toMatch(/^#\/components\/responses\//);
         const problem = resolveResponse(doc(), responses[status]);
@@ -160,6 +159,8 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
     const tooMany = doc().components.responses.TooManyRequests as Json;
     expect(Object.keys(tooMany.headers)).toContain('Vary');
     expect(Object.keys(tooMany.headers)).toContain('Retry-After');
+    const unavailable = doc().components.responses.ServiceUnavailable as Json;
+    expect(Object.keys(unavailable.headers)).toContain('Retry-After');
     expect(doc().info.description).toMatch(/X-RateLimit-Limit/);
   });
 
@@ -219,6 +220,9 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
       const closed = schema.additionalProperties === false || composed;
       if (types.includes('object') && schema.properties && !closed) {
         problems.push(`${at}: object open to unknown properties`);
+      }
+      if (types.includes('object') && !schema.properties && !('additionalProperties' in schema)) {
+        if (!composed) problems.push(`${at}: object of no declared shape`);
       }
     }
     expect(problems).toEqual([]);

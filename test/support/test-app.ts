@@ -2,6 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppOptions, createApp } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/app-config';
 import type { DatabaseTarget } from '../../src/database/data-source-options';
+import { OpenApiRegistry } from '../../src/docs/openapi/openapi-registry';
+import { OpenApiConformance } from './openapi-conformance';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -84,6 +86,7 @@ export async function startTestAppOn(
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
+  let conformance: OpenApiConformance | undefined;
   const request = async <T>(method: string, path: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = {
       ...(options.auth === false ? {} : { 'X-API-Key': ADMIN_KEY }),
@@ -96,7 +99,13 @@ export async function startTestAppOn(
     const text = await response.text();
     let parsed: unknown = text;
     if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    const answer = { status: response.status, headers: response.headers, body: parsed as T, text };
+    conformance ??= new OpenApiConformance(app.get(OpenApiRegistry).get());
+    const problems = conformance.problems({ method, path, ...answer });
+    if (problems.length > 0) {
+      throw new Error(`The answer does not match the OpenAPI document:\n${problems.join('\n')}`);
+    }
+    return answer;
   };
 
   return {

@@ -57,6 +57,7 @@ const RESPONSES: Record<string, { name: string; codes: ErrorCode[]; headers?: st
   '422': { name: 'ValidationFailed', codes: ['validation_failed', 'idempotency_key_reused'] },
   '429': { name: 'TooManyRequests', codes: ['rate_limited'], headers: ['Retry-After'] },
   '500': { name: 'InternalError', codes: ['internal_error'] },
+  '503': { name: 'ServiceUnavailable', codes: ['service_unavailable'], headers: ['Retry-After'] },
 };
 
 export interface ResponseOptions {
@@ -80,11 +81,13 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
     const responses = (operation.responses ??= {}) as Json;
     dropGuessedSuccess(responses);
     const parameters = (operation.parameters ?? []) as Json[];
-    // Any operation refuses an unknown query parameter with 400 (API.md §3).
-    const statuses = new Set(['400', '429', '500']);
+    // Any operation refuses an unknown query parameter with 400 (API.md §3) and answers
+    // 503 while the database is out of reach. API.md §1's body rules hold for a body sent
+    // to any operation, even one that ignores it: over 1 MiB is 413, another media type
+    // 415, a NUL character in it 422 (PostgreSQL text cannot hold one).
+    const statuses = new Set(['400', '413', '415', '422', '429', '500', '503']);
     if (operation.security) statuses.add('401').add('403');
     if (path.includes('{')) statuses.add('404');
-    if (operation.requestBody) statuses.add('413').add('415').add('422');
     if (method === 'post' || method === 'put' || method === 'patch') statuses.add('409');
     if (parameters.some((p) => p.in === 'header' && p.name === 'If-Match')) statuses.add('412');
     for (const status of [...statuses].sort()) {

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_LIMIT, MAX_PAGE } from './list-query.dto';
 
+/**
+ * A link repeats the request's filters, which Node bounds with its 16 KiB header limit
+ * (client-errors.ts), after the base URL, with a cursor of our own: 20 KiB holds them.
+ */
+const MAX_LINK_LENGTH = 20 * 1024;
+
 // The @ApiProperty options below only document (an answer has no validators to derive
 // bounds from): the same bounds as the query parameters that produced the page.
 
@@ -19,9 +25,9 @@ export class PaginationDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE })
   page?: number;
   /** Absolute URL of the next page; null on the last. */
-  @ApiProperty({ format: 'uri' })
+  @ApiProperty({ type: String, format: 'uri', maxLength: MAX_LINK_LENGTH, nullable: true })
   next: string | null;
   /** Absolute URL of the previous page; null on the first. */
-  @ApiProperty({ format: 'uri' })
+  @ApiProperty({ type: String, format: 'uri', maxLength: MAX_LINK_LENGTH, nullable: true })
   prev: string | null;
 }

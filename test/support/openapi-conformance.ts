@@ -1,0 +1,114 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { OpenApiDocuments } from '../../src/docs/openapi/build-documents';
+
+type Json = Record<string, any>;
+
+/** One answer as the client saw it. */
+export interface Exchange {
+  method: string;
+  /** the request path, with its query string */
+  path: string;
+  status: number;
+  headers: Headers;
+  /** the parsed JSON body, or the text when it is not JSON */
+  body: unknown;
+  text: string;
+}
+
+type Version = keyof OpenApiDocuments;
+
+/**
+ * API.md §12: the OpenAPI documents describe every operation with its responses. Checks
+ * an answer against the operation its request matched in the document of its version:
+ * the status is documented, and the body is absent where no content is documented, or
+ * comes with a documented media type and matches that schema. A request that matches no
+ * documented operation (an unknown path, a method the path does not take) is not checked
+ * here: the error tests pin those answers.
+ *
+ * Every request of the test apps goes through here (test-app.ts), so the whole suite is
+ * also a conformance test of the documents.
+ */
+export class OpenApiConformance {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly routes: { version: Version; pattern: RegExp; template: string }[] = [];
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly documents: OpenApiDocuments) {
+    addFormats(this.ajv);
+    for (const version of ['v1', 'v2'] as const) {
+      // each document is a schema store, addressed by its version
+      this.ajv.addSchema(documents[version], version);
+      for (const template of Object.keys(documents[version].paths ?? {})) {
+        this.routes.push({ version, template, pattern: patternOf(template) });
+      }
+    }
+    // a literal segment wins over a parameter, as in the router
+    this.routes.sort((a, b) => parameterCount(a.template) - parameterCount(b.template));
+  }
+
+  /** What is wrong with the answer; empty when it conforms or no operation matched. */
+  problems(exchange: Exchange): string[] {
+    const { pathname } = new URL(exchange.path, 'http://localhost');
+    const version: Version = pathname.startsWith('/api/v1/') ? 'v1' : 'v2';
+    const route = this.routes.find((r) => r.version === version && r.pattern.test(pathname));
+    const method = exchange.method.toLowerCase();
+    const doc = this.documents[version] as Json;
+    const operation = route && (doc.paths[route.template][method] as Json | undefined);
+    if (!route || !operation) return [];
+
+    const where = `${exchange.method} ${route.template} → ${exchange.status}`;
+    const status = String(exchange.status);
+    const key = [status, `${status[0]}XX`, 'default'].find((k) => k in operation.responses);
+    if (!key) return [`${where}: status not documented`];
+    const declared = operation.responses[key] as Json;
+    const content = resolve(doc, declared).content as Json | undefined;
+    if (!content) return exchange.text === '' ? [] : [`${where}: a body where none is documented`];
+    if (exchange.text === '') return [`${where}: no body where one is documented`];
+    const mediaType = (exchange.headers.get('content-type') ?? '').split(';')[0].trim();
+    if (!(mediaType in content)) return [`${where}: media type "${mediaType}" not documented`];
+    if (!content[mediaType].schema) return [];
+    // where the response object is defined: in place, or in components when referenced
+    const at = declared.$ref
+      ? (declared.$ref as string).slice(2).split('/').map(unescapeToken)
+      : ['paths', route.template, method, 'responses', key];
+    const validate = this.validator(version, [...at, 'content', mediaType, 'schema']);
+    if (validate(exchange.body)) return [];
+    return (validate.errors ?? []).map(
+      (e) => `${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
+    );
+  }
+
+  private validator(version: Version, pointer: string[]): ValidateFunction {
+    const id = `${version}#/${pointer.map((p) => encodeURIComponent(escapeToken(p))).join('/')}`;
+    let validate = this.validators.get(id);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: id });
+      this.validators.set(id, validate);
+    }
+    return validate;
+  }
+}
+
+function resolve(doc: Json, node: Json): Json {
+  const ref = node.$ref as string | undefined;
+  if (!ref) return node;
+  return ref
+    .slice(2)
+    .split('/')
+    .map(unescapeToken)
+    .reduce((at: Json, part) => at[part] as Json, doc);
+}
+
+function patternOf(template: string): RegExp {
+  const escaped = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** JSON Pointer (RFC 6901) escaping of one reference token, and back. */
+const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescapeToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const parameterCount = (template: string) => template.split('{').length - 1;
