@@ -78,6 +78,21 @@ describe('a product read through both versions', () => {
     ]);
   });
 
+  it('checks the value of each documented header the answer carries', () => {
+    const headers = new Headers(v2.headers);
+    headers.set('etag', 'W/"1"');
+    headers.set('ratelimit', 'plenty');
+
+    const problems = conformance.problems(exchange('GET', path(), { ...v2, headers }));
+
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^GET \/api\/v2\/products\/\{id\} → 200: header RateLimit: "plenty" must match/,
+      ),
+      expect.stringMatching(/→ 200: header ETag: "W\/\\"1\\"" must match pattern/),
+    ]);
+  });
+
   it('checks a problem against the shared Problem schema', () => {
     const problem = {
       status: 404,

@@ -21,8 +21,9 @@ type Version = keyof OpenApiDocuments;
 /**
  * API.md §12: the OpenAPI documents describe every operation with its responses. Checks
  * an answer against the operation its request matched in the document of its version:
- * the status is documented, and the body is absent where no content is documented, or
- * comes with a documented media type and matches that schema. A request that matches no
+ * the status is documented, each documented header it carries has a value that header's
+ * schema allows, and the body is absent where no content is documented, or comes with a
+ * documented media type and matches that schema. A request that matches no
  * documented operation (an unknown path, a method the path does not take) is not checked
  * here: the error tests pin those answers.
  *
@@ -62,20 +63,50 @@ export class OpenApiConformance {
     const key = [status, `${status[0]}XX`, 'default'].find((k) => k in operation.responses);
     if (!key) return [`${where}: status not documented`];
     const declared = operation.responses[key] as Json;
-    const content = resolve(doc, declared).content as Json | undefined;
-    if (!content) return exchange.text === '' ? [] : [`${where}: a body where none is documented`];
-    if (exchange.text === '') return [`${where}: no body where one is documented`];
-    const mediaType = (exchange.headers.get('content-type') ?? '').split(';')[0].trim();
-    if (!(mediaType in content)) return [`${where}: media type "${mediaType}" not documented`];
-    if (!content[mediaType].schema) return [];
+    const response = resolve(doc, declared);
     // where the response object is defined: in place, or in components when referenced
     const at = declared.$ref
-      ? (declared.$ref as string).slice(2).split('/').map(unescapeToken)
+      ? pointerOf(declared.$ref as string)
       : ['paths', route.template, method, 'responses', key];
+    return [
+      ...this.headerProblems(version, response, at, exchange.headers),
+      ...this.bodyProblems(version, response.content as Json | undefined, at, exchange),
+    ].map((problem) => `${where}: ${problem}`);
+  }
+
+  /** Each documented header the answer carries has a value its schema allows. */
+  private headerProblems(version: Version, response: Json, at: string[], headers: Headers) {
+    const doc = this.documents[version] as Json;
+    return Object.entries((response.headers ?? {}) as Json).flatMap(([name, header]) => {
+      const value = headers.get(name);
+      if (value === null) return [];
+      const defined = (header as Json).$ref
+        ? pointerOf((header as Json).$ref as string)
+        : [...at, 'headers', name];
+      const integer = resolve(doc, header as Json).schema?.type === 'integer';
+      const validate = this.validator(version, [...defined, 'schema']);
+      return validate(integer && /^\d+$/.test(value) ? Number(value) : value)
+        ? []
+        : [`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? ''}`];
+    });
+  }
+
+  /** No body where none is documented; otherwise a documented media type and schema. */
+  private bodyProblems(
+    version: Version,
+    content: Json | undefined,
+    at: string[],
+    exchange: Exchange,
+  ): string[] {
+    if (!content) return exchange.text === '' ? [] : ['a body where none is documented'];
+    if (exchange.text === '') return ['no body where one is documented'];
+    const mediaType = (exchange.headers.get('content-type') ?? '').split(';')[0].trim();
+    if (!(mediaType in content)) return [`media type "${mediaType}" not documented`];
+    if (!content[mediaType].schema) return [];
     const validate = this.validator(version, [...at, 'content', mediaType, 'schema']);
     if (validate(exchange.body)) return [];
     return (validate.errors ?? []).map(
-      (e) => `${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
+      (e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
     );
   }
 
@@ -92,13 +123,11 @@ export class OpenApiConformance {
 
 function resolve(doc: Json, node: Json): Json {
   const ref = node.$ref as string | undefined;
-  if (!ref) return node;
-  return ref
-    .slice(2)
-    .split('/')
-    .map(unescapeToken)
-    .reduce((at: Json, part) => at[part] as Json, doc);
+  return ref ? pointerOf(ref).reduce((at: Json, part) => at[part] as Json, doc) : node;
 }
+
+/** The reference tokens of a local `#/…` reference. */
+const pointerOf = (ref: string) => ref.slice(2).split('/').map(unescapeToken);
 
 function patternOf(template: string): RegExp {
   const escaped = template

@@ -1,5 +1,6 @@
 import { WWW_AUTHENTICATE } from '../../auth/authentication.guard';
 import { ERROR_CODES } from '../../http/error-codes';
+import { MAX_LINK_LENGTH } from '../../http/pagination/pagination.dto';
 import { V1_DEPRECATED_AT } from '../../http/response-hooks';
 import type { Json } from './openapi-shape';
 
@@ -119,7 +120,8 @@ export const HEADERS: Json = {
   Link: {
     description:
       'RFC 8288 links: `rel="next"` and `rel="prev"` on a collection page (the URLs of `pagination`); on /api/v1 once API_V1_SUNSET is set, also `rel="successor-version"` and `rel="deprecation"`.',
-    schema: { type: 'string', maxLength: 16384, pattern: '^<[^>]+>' },
+    // the next and prev links, and v1's two short deprecation links
+    schema: { type: 'string', maxLength: 2 * MAX_LINK_LENGTH + 1024, pattern: '^<[^>]+>' },
   },
   Location: {
     description: 'The URL of the created resource.',

@@ -5,7 +5,7 @@ import { MAX_LIMIT, MAX_PAGE } from './list-query.dto';
  * A link repeats the request's filters, which Node bounds with its 16 KiB header limit
  * (client-errors.ts), after the base URL, with a cursor of our own: 20 KiB holds them.
  */
-const MAX_LINK_LENGTH = 20 * 1024;
+export const MAX_LINK_LENGTH = 20 * 1024;
 
 // The @ApiProperty options below only document (an answer has no validators to derive
 // bounds from): the same bounds as the query parameters that produced the page.
