@@ -80,7 +80,7 @@ it.each([
   [
     'an http redirect URI off loopback',
     { redirectUris: ['http://example.com/cb'] },
-    'redirectUris.0',
+    'redirectUris[0]',
   ],
   [
     'a redirect URI with a fragment',

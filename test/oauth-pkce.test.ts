@@ -266,6 +266,18 @@ describe('authorization code with PKCE', () => {
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('code')).toBeNull();
   });
+
+  it('refuses a scope the client is not registered for, before any sign-in', async () => {
+    // registered: products:read, orders:read, orders:write
+    const { url } = await pkceAuthorizationUrl(config, 'products:read users:read');
+
+    const response = await fetch(url, { redirect: 'manual' });
+
+    const location = new URL(response.headers.get('location') ?? '', url);
+    expect(location.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('code')).toBeNull();
+  });
 });
 
 describe('client credentials', () => {

@@ -22,7 +22,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function redirectUriProblems(uris: readonly string[]): FieldError[] {
   const problems: FieldError[] = [];
   uris.forEach((uri, index) => {
-    const field = `redirectUris.${index}`;
+    const field = `redirectUris[${index}]`;
     let url: URL;
     try {
       url = new URL(uri);
