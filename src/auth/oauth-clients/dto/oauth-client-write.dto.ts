@@ -6,12 +6,12 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsOptional,
   IsString,
   Length,
   Matches,
   MaxLength,
 } from 'class-validator';
+import { IsOmittable } from '../../../common/dto/omittable';
 import type { Permission } from '../../permissions';
 import { ALL_PERMISSIONS, MAX_REDIRECT_URIS, REDIRECT_URI_PATTERN } from '../oauth-client-rules';
 
@@ -74,7 +74,7 @@ export class OAuthClientCreateDto {
 /** PATCH body of /oauth-clients/{id}: the fields sent change. Whether a client is public cannot. */
 export class OAuthClientPatchDto {
   /** @example "Warehouse dashboard" */
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Length(1, 200)
   name?: string;
@@ -83,7 +83,7 @@ export class OAuthClientPatchDto {
    * Replaces the whole list; compared exactly.
    * @example ["https://dashboard.example.com/callback"]
    */
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(MAX_REDIRECT_URIS)
   @ArrayUnique()
@@ -108,7 +108,7 @@ export class OAuthClientPatchDto {
     uniqueItems: true,
     example: ['products:read'],
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(ALL_PERMISSIONS.length)
