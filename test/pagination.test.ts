@@ -311,10 +311,33 @@ describe('offset pages (v1 only)', () => {
     expect(response.body.pagination.next).toBeNull();
   });
 
-  it.each([['0'], ['-1'], ['x']])('refuses page=%s with 400 naming page', async (page) => {
-    const response = await api.get(`/api/v1/products?page=${page}`);
+  it.each([['0'], ['-1'], ['x'], ['0x2'], ['1e0'], ['%2B1'], ['1.0'], ['%201']])(
+    'refuses page=%s with 400 naming page',
+    async (page) => {
+      const response = await api.get(`/api/v1/products?page=${page}`);
 
-    expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toContain('page');
+      expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toContain('page');
+    },
+  );
+
+  // integers are decimal digits: what Number() would also read is not one
+  it.each([['0x10'], ['0b11'], ['0o7'], ['1e1'], ['%2B5'], ['%205'], ['5%20'], ['5.0']])(
+    'refuses limit=%s with 400 naming limit, on both versions',
+    async (limit) => {
+      for (const version of ['v1', 'v2']) {
+        const response = await api.get(`/api/${version}/products?limit=${limit}`);
+        expect(new Set(fieldsOf(expectProblem(response, 400, 'bad_request')))).toEqual(
+          new Set(['limit']),
+        );
+      }
+    },
+  );
+
+  it('takes limit with leading zeros as the decimal number it spells', async () => {
+    const response = await api.get('/api/v2/products?limit=05');
+
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.limit).toBe(5);
   });
 
   it.each([['/api/v2/products'], ['/api/v2/inventory']])(

@@ -5,3 +5,13 @@ export const QueryBoolean = () =>
   Transform(({ value }: { value: unknown }) =>
     value === 'true' ? true : value === 'false' ? false : value,
   );
+
+/**
+ * Decimal digits in a query string become a number; anything else (`0x10`, `1e1`, `+5`,
+ * ` 5`, `5.0`, which `Number()` would take) stays a string and fails @IsInt: the document
+ * says `integer`, and a value means one thing only.
+ */
+export const QueryInteger = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value,
+  );

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { QueryInteger } from '../../common/dto/query-transforms';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -9,7 +9,7 @@ export const MAX_PAGE = 1_000_000;
 export class CursorListQueryDto {
   /** Page size. */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_LIMIT)
@@ -36,7 +36,7 @@ export class CursorListQueryDto {
 export class OffsetListQueryDto extends CursorListQueryDto {
   /** 1-based page number (offset style); not together with `cursor`. */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
