@@ -82,6 +82,12 @@ it.each([
     { redirectUris: ['http://example.com/cb'] },
     'redirectUris[0]',
   ],
+  ['a redirect URI with a space', { redirectUris: ['https://example.com/c b'] }, 'redirectUris'],
+  [
+    'a redirect URI with a non-ASCII character',
+    { redirectUris: ['https://example.com/é'] },
+    'redirectUris',
+  ],
   [
     'a redirect URI with a fragment',
     { redirectUris: ['https://example.com/cb#x'] },

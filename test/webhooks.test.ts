@@ -162,6 +162,11 @@ describe('registering endpoints', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ url: 'ftp://example.com/x', events: ['*'] }, 'url'],
       [{ url: `http://user:pw@127.0.0.1:${receiver.port}/x`, events: ['*'] }, 'url'],
+      // not a URI (RFC 3986) until percent-encoded, though a browser would take them
+      [{ url: receiver.url('/a b'), events: ['*'] }, 'url'],
+      [{ url: receiver.url('/é'), events: ['*'] }, 'url'],
+      [{ url: `http://127.0.0.1:${receiver.port}\\x`, events: ['*'] }, 'url'],
+      [{ url: ` ${receiver.url('/x')} `, events: ['*'] }, 'url'],
       [{ url: receiver.url('/x'), events: ['order.shipped'] }, 'events'],
       [{ url: receiver.url('/x'), events: [] }, 'events'],
       [{ url: receiver.url('/x'), events: ['*', '*'] }, 'events'],
@@ -175,6 +180,16 @@ describe('registering endpoints', () => {
       );
       expect([body, fieldsOf(problem)]).toEqual([body, expect.arrayContaining([field])]);
     }
+  });
+
+  it('takes a URL with its special characters percent-encoded, and keeps it as sent', async () => {
+    const url = receiver.url('/a%20b/%C3%A9?q=1&r=%5C');
+
+    const response = await api.post('/api/v1/webhook-endpoints', { url, events: ['*'] });
+    created.push(response.body.id);
+
+    expect(response.status).toBe(201);
+    expect(response.body.url).toBe(url);
   });
 
   it('is for admins only', async () => {

@@ -1,3 +1,4 @@
+import { uriCharacter } from '../../common/dto/uri';
 import { type Permission, RESOURCES } from '../permissions';
 import type { FieldError } from '../../http/problem';
 
@@ -9,8 +10,11 @@ export const ALL_PERMISSIONS: Permission[] = RESOURCES.flatMap((resource) => [
 
 export const MAX_REDIRECT_URIS = 10;
 
-/** Shape only; `redirectUriProblems` applies the rest. */
-export const REDIRECT_URI_PATTERN = /^https?:\/\/[^\s#]+$/;
+/**
+ * Shape only, an http(s) URI (RFC 3986) without a fragment; `redirectUriProblems` applies
+ * the rest.
+ */
+export const REDIRECT_URI_PATTERN = new RegExp(`^https?://${uriCharacter({ fragment: false })}+$`);
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

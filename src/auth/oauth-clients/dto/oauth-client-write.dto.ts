@@ -38,7 +38,7 @@ export class OAuthClientCreateDto {
   @MaxLength(2000, { each: true })
   @Matches(REDIRECT_URI_PATTERN, {
     each: true,
-    message: 'each must be an absolute http(s) URL without a fragment',
+    message: 'each must be an absolute http(s) URI (RFC 3986) without a fragment',
   })
   redirectUris: string[];
 
@@ -91,7 +91,7 @@ export class OAuthClientPatchDto {
   @MaxLength(2000, { each: true })
   @Matches(REDIRECT_URI_PATTERN, {
     each: true,
-    message: 'each must be an absolute http(s) URL without a fragment',
+    message: 'each must be an absolute http(s) URI (RFC 3986) without a fragment',
   })
   redirectUris?: string[];
 

@@ -9,9 +9,11 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   MaxLength,
 } from 'class-validator';
 import { IsOmittable } from '../../../common/dto/omittable';
+import { ABSOLUTE_URI_PATTERN, URI_MESSAGE } from '../../../common/dto/uri';
 import { EVENT_TYPES } from '../../event-types';
 
 /** What an endpoint may subscribe to: each event type, or `*` for all (also future) types. */
@@ -29,6 +31,7 @@ export class WebhookEndpointCreateDto {
   @ApiProperty({ format: 'uri' })
   @IsString()
   @Length(1, MAX_URL_LENGTH)
+  @Matches(ABSOLUTE_URI_PATTERN, { message: URI_MESSAGE })
   url: string;
 
   /**
