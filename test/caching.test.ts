@@ -96,6 +96,20 @@ describe('conditional GET of one resource', () => {
     expect(response.text).toBe('');
   });
 
+  it.each([['garbage'], [`"${'a'.repeat(2000)}"`]])(
+    'answers a malformed If-None-Match (%#), which matches nothing, with 200 and the body',
+    async (value) => {
+      const product = await createProduct(api);
+
+      const response = await api.get(productPath(product.id), {
+        headers: { 'If-None-Match': value },
+      });
+
+      expect(response.status).toBe(200);
+      expect(response.body.id).toBe(product.id);
+    },
+  );
+
   it('answers If-None-Match with an outdated ETag with 200, the new body and the new ETag', async () => {
     const product = await createProduct(api);
     const old = (await api.get(productPath(product.id))).headers.get('etag') as string;
@@ -197,6 +211,23 @@ describe('If-Match on writes', () => {
     expectProblem(response, 412, 'precondition_failed');
     expect(await current(product.id)).toEqual(before);
     expect(before.body).toMatchObject({ version: 2, price: '7.00', name: product.name });
+  });
+
+  it.each([
+    ['garbage', 'garbage'],
+    ['a tag of 11 digits', '"12345678901"'],
+    ['a tag of 100 characters', `"${'a'.repeat(98)}"`],
+  ])('refuses a malformed If-Match (%s), which matches nothing, with 412', async (_, value) => {
+    const product = await createProduct(api);
+    const before = await current(product.id);
+
+    const response = await api.request('PATCH', productPath(product.id), {
+      body: { name: 'Never applied' },
+      headers: { 'If-Match': value },
+    });
+
+    expectProblem(response, 412, 'precondition_failed');
+    expect(await current(product.id)).toEqual(before);
   });
 
   it('refuses a weak If-Match, which never matches for a write, with 412', async () => {
