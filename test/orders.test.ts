@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import {
   addressBody,
   createApiKey,
@@ -130,6 +131,33 @@ describe('POST /api/v1/orders', () => {
       total: '4500',
       lines: [{ unitPrice: '1500', lineTotal: '4500' }],
       shippingAddress: { line2: 'Floor 3', country: 'JP' },
+    });
+  });
+
+  it('prices lines of products stored with fewer digits (before ISO 4217) at the currency’s digits', async () => {
+    const current = await stockedProduct(api, 10, { price: '1000.00', currency: 'HUF' });
+    const older = await stockedProduct(api, 10, { price: '1.00', currency: 'HUF' });
+    // as a row written while minor digits came from ICU, which gives HUF 0: 1500 HUF
+    await api.app
+      .get(DataSource)
+      .query('UPDATE products SET price_minor = 1500, price_scale = 0 WHERE id = $1', [older.id]);
+
+    const response = await api.post(
+      '/api/v1/orders',
+      orderBody([
+        { sku: older.sku, quantity: 2 },
+        { sku: current.sku, quantity: 1 },
+      ]),
+    );
+
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      currency: 'HUF',
+      total: '4000.00',
+      lines: [
+        { unitPrice: '1500.00', lineTotal: '3000.00' },
+        { unitPrice: '1000.00', lineTotal: '1000.00' },
+      ],
     });
   });
 

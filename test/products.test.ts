@@ -452,6 +452,11 @@ describe('GET /api/v1/products (inactive products)', () => {
 });
 
 describe('/api/v2/products', () => {
+  const v2Body = (amount: string, currency: string) => {
+    const { price: _price, currency: _currency, ...rest } = productBody();
+    return { ...rest, price: { amount, currency } };
+  };
+
   it('creates a product with a money object and a v2 Location', async () => {
     const { price: _price, currency: _currency, ...rest } = productBody();
     const body = { ...rest, price: { amount: '19.99', currency: 'EUR' } };
@@ -485,6 +490,33 @@ describe('/api/v2/products', () => {
     expect(response.status).toBe(200);
     const { price: _price, currency: _currency, ...shared } = product;
     expect(response.body).toEqual({ ...shared, price: { amount: '12.345', currency: 'KWD' } });
+  });
+
+  it("prices in HUF with the 2 minor digits of ISO 4217 (not ICU's 0), and reads it back", async () => {
+    const created = await api.post('/api/v2/products', v2Body('1000.00', 'HUF'));
+    const whole = await api.post('/api/v2/products', v2Body('1000', 'HUF'));
+
+    expect(created.status).toBe(201);
+    expect(created.body.price).toEqual({ amount: '1000.00', currency: 'HUF' });
+    const fetched = await api.get(`/api/v2/products/${created.body.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(created.body);
+    const v1 = await api.get(`/api/v1/products/${created.body.id}`);
+    expect(v1.body).toMatchObject({ price: '1000.00', currency: 'HUF' });
+    expect(fieldsOf(expectProblem(whole, 422, 'validation_failed'))).toContain('price');
+  });
+
+  it('refuses a code ISO 4217 lists without minor units (XAU) on `currency`', async () => {
+    const response = await api.post('/api/v2/products', v2Body('1.00', 'XAU'));
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([
+      {
+        field: 'currency',
+        message:
+          'must be an ISO 4217 currency code with minor units; ISO 4217 lists XAU without any',
+      },
+    ]);
   });
 
   it('refuses the v1 price/currency pair with 422', async () => {

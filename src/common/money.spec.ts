@@ -1,4 +1,12 @@
-import { formatMoney, isCurrency, isFieldError, minorDigits, parseMoney } from './money';
+import {
+  formatMoney,
+  hasMinorUnits,
+  isCurrency,
+  isFieldError,
+  MAX_MINOR_DIGITS,
+  minorDigits,
+  parseMoney,
+} from './money';
 
 describe('minorDigits and isCurrency', () => {
   it.each([
@@ -6,6 +14,14 @@ describe('minorDigits and isCurrency', () => {
     ['USD', 2],
     ['JPY', 0],
     ['KWD', 3],
+    // where ISO 4217 and the runtime's ICU data disagree: ISO 4217 decides
+    ['HUF', 2],
+    ['COP', 2],
+    ['IDR', 2],
+    ['IQD', 3],
+    ['CLF', 4],
+    ['UYW', 4],
+    ['XPF', 0],
   ])('%s has %i minor digits', (currency, digits) => {
     expect(minorDigits(currency)).toBe(digits);
   });
@@ -16,6 +32,29 @@ describe('minorDigits and isCurrency', () => {
     expect(isCurrency('QQQ')).toBe(false);
     expect(isCurrency('eur')).toBe(false);
     expect(isCurrency('')).toBe(false);
+  });
+
+  it('knows the ISO 4217 codes ICU does not (CLF, UYW) and not the withdrawn ones (HRK)', () => {
+    expect(isCurrency('CLF')).toBe(true);
+    expect(isCurrency('UYW')).toBe(true);
+    expect(isCurrency('HRK')).toBe(false);
+  });
+
+  it.each(['XAU', 'XAG', 'XPD', 'XPT', 'XDR', 'XSU', 'XUA', 'XBA', 'XTS', 'XXX'])(
+    'knows %s as a code without minor units',
+    (code) => {
+      expect(isCurrency(code)).toBe(true);
+      expect(hasMinorUnits(code)).toBe(false);
+      expect(() => minorDigits(code)).toThrow(RangeError);
+    },
+  );
+
+  it.each(['EUR', 'JPY', 'XPF', 'XOF', 'CLF'])('gives %s minor units', (code) => {
+    expect(hasMinorUnits(code)).toBe(true);
+  });
+
+  it('has 4 as the most minor digits of any currency, as the amount patterns allow', () => {
+    expect(MAX_MINOR_DIGITS).toBe(4);
   });
 });
 
@@ -28,6 +67,11 @@ describe('parseMoney', () => {
     ['0', 'JPY', 0n, 0],
     ['12.345', 'KWD', 12345n, 3],
     ['0.001', 'KWD', 1n, 3],
+    ['1000.00', 'HUF', 100000n, 2],
+    ['1000.00', 'COP', 100000n, 2],
+    ['12.345', 'IQD', 12345n, 3],
+    ['1.0000', 'CLF', 10000n, 4],
+    ['37.1234', 'UYW', 371234n, 4],
   ])('reads "%s" %s as %p minor units of scale %i', (amount, currency, minor, scale) => {
     expect(parseMoney(amount, currency, 'price')).toEqual({ minor, scale, currency });
   });
@@ -45,6 +89,19 @@ describe('parseMoney', () => {
       field: 'price',
       message: expect.any(String),
     });
+  });
+
+  it('refuses an amount of 4 fraction digits whose minor units a bigint cannot hold', () => {
+    expect(parseMoney('922337203685477.5807', 'CLF', 'price')).toEqual({
+      minor: 2n ** 63n - 1n,
+      scale: 4,
+      currency: 'CLF',
+    });
+    expect(parseMoney('922337203685477.5808', 'UYW', 'price')).toEqual({
+      field: 'price',
+      message: 'must be at most 922337203685477.5807 for UYW',
+    });
+    expect(isFieldError(parseMoney('999999999999999.9999', 'CLF', 'price'))).toBe(true);
   });
 
   it.each([
@@ -69,6 +126,12 @@ describe('parseMoney', () => {
     ['Infinity', 'JPY'],
     ['0x10', 'JPY'],
     ['１９', 'JPY'],
+    ['1000', 'HUF'],
+    ['1000.0', 'HUF'],
+    ['1000', 'IQD'],
+    ['1.00', 'IQD'],
+    ['1.000', 'CLF'],
+    ['1', 'CLF'],
   ])('refuses "%s" in %s with an error on the given field', (amount, currency) => {
     const result = parseMoney(amount, currency, 'unitPrice');
 
@@ -91,6 +154,33 @@ describe('parseMoney', () => {
     expect(parseMoney('19.99', code, 'price')).toEqual({
       field: 'currency',
       message: 'must be an ISO 4217 currency code',
+    });
+  });
+
+  it.each(['XAU', 'XAG', 'XDR', 'XTS', 'XXX'])(
+    'refuses %s, which ISO 4217 lists without minor units, on `currency`',
+    (code) => {
+      for (const amount of ['1', '1.00', '1.0000']) {
+        expect(parseMoney(amount, code, 'price')).toEqual({
+          field: 'currency',
+          message: `must be an ISO 4217 currency code with minor units; ISO 4217 lists ${code} without any`,
+        });
+      }
+    },
+  );
+
+  it('names the ISO 4217 digits in the error (HUF 2, IQD 3, CLF 4)', () => {
+    expect(parseMoney('1000', 'HUF', 'price')).toEqual({
+      field: 'price',
+      message: 'must be a decimal string with 2 fraction digits for HUF, e.g. "19.99"',
+    });
+    expect(parseMoney('1.00', 'IQD', 'price')).toEqual({
+      field: 'price',
+      message: 'must be a decimal string with 3 fraction digits for IQD, e.g. "19.999"',
+    });
+    expect(parseMoney('1.00', 'CLF', 'price')).toEqual({
+      field: 'price',
+      message: 'must be a decimal string with 4 fraction digits for CLF, e.g. "19.9999"',
     });
   });
 
@@ -126,6 +216,8 @@ describe('formatMoney', () => {
     ['999999999999999.99', 'EUR'],
     ['123456789012345', 'JPY'],
     ['999999999999999.999', 'KWD'],
+    ['1000.00', 'HUF'],
+    ['922337203685477.5807', 'CLF'],
   ])('round-trips "%s" %s through parseMoney unchanged', (amount, currency) => {
     const money = parseMoney(amount, currency, 'price');
     if (isFieldError(money)) throw new Error(`not parsed: ${money.message}`);

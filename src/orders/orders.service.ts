@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
+import { hasMinorUnits, minorDigits } from '../common/money';
 import { inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import {
@@ -268,6 +269,11 @@ interface PricedLines {
 /**
  * The snapshot: each line priced and named from its live product. Unknown, archived or
  * inactive products and a second currency are one 422 naming every such line.
+ *
+ * A product keeps the scale its price was stored with, and rows stored while minor digits
+ * came from the runtime's ICU data have fewer than ISO 4217 gives their currency (HUF 0,
+ * not 2). The order takes the currency's ISO 4217 digits, or a line's scale if that is
+ * larger, and brings every price to it: more digits only, so exactly.
  */
 function priceLines(
   orderId: string,
@@ -277,9 +283,7 @@ function priceLines(
   const bySku = new Map(products.map((p) => [p.sku, p]));
   const errors: FieldError[] = [];
   let currency: string | undefined;
-  let scale = 0;
-  let total = 0n;
-  const priced = lines.map((line, i) => {
+  const found = lines.map((line, i) => {
     const field = `lines[${i}].sku`;
     const product = bySku.get(line.sku);
     if (!product) {
@@ -292,7 +296,6 @@ function priceLines(
     }
     if (currency === undefined) {
       currency = product.currency;
-      scale = product.priceScale;
     } else if (product.currency !== currency) {
       errors.push({
         field,
@@ -300,7 +303,19 @@ function priceLines(
       });
       return undefined;
     }
-    const lineTotal = BigInt(product.priceMinor) * BigInt(line.quantity);
+    return product;
+  });
+  if (errors.length > 0) throw new ValidationProblem(errors);
+  const inOrder = found as ProductEntity[];
+  const scale = Math.max(
+    hasMinorUnits(currency as string) ? minorDigits(currency as string) : 0,
+    ...inOrder.map((product) => product.priceScale),
+  );
+  let total = 0n;
+  const priced = lines.map((line, i) => {
+    const product = inOrder[i];
+    const unitPrice = BigInt(product.priceMinor) * 10n ** BigInt(scale - product.priceScale);
+    const lineTotal = unitPrice * BigInt(line.quantity);
     total += lineTotal;
     return {
       orderId,
@@ -309,11 +324,10 @@ function priceLines(
       productId: product.id,
       name: product.name,
       quantity: line.quantity,
-      unitPriceMinor: product.priceMinor,
+      unitPriceMinor: unitPrice.toString(),
       lineTotalMinor: lineTotal.toString(),
     };
   });
-  if (errors.length > 0) throw new ValidationProblem(errors);
   if (total > MAX_MINOR) {
     throw new ValidationProblem([
       { field: 'lines', message: 'the order total is larger than this service can hold' },
@@ -323,7 +337,7 @@ function priceLines(
     currency: currency as string,
     scale,
     totalMinor: total.toString(),
-    lines: priced as Omit<OrderLineEntity, 'order'>[],
+    lines: priced,
   };
 }
 

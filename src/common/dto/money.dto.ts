@@ -1,6 +1,10 @@
 import { IsString, Length, Matches } from 'class-validator';
+import { MAX_MINOR_DIGITS } from '../money';
 
-export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,4})?$/;
+/** A decimal string with as many fraction digits as some currency has (ISO 4217: 0 to 4). */
+export const AMOUNT_PATTERN = new RegExp(`^(0|[1-9]\\d{0,14})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
+/** A total may have more digits than one price: up to a bigint of minor units. */
+export const TOTAL_PATTERN = new RegExp(`^(0|[1-9]\\d{0,18})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
 
 /** v2 money (API.md §11): the amount as a decimal string with the currency's minor digits. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CURRENCY_PATTERN, MoneyDto } from '../../common/dto/money.dto';
+import { CURRENCY_PATTERN, MoneyDto, TOTAL_PATTERN } from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { MAX_ORDER_LINES } from '../../orders/dto/order-write.dto';
 import { OrderLineV1Dto, OrderLineV2Dto } from '../../orders/dto/order.dto';
@@ -9,8 +9,6 @@ import { DATE_PATTERN, MAX_NOTES_LENGTH } from './invoice-write.dto';
 // Answers have no validators to document their bounds from: the @ApiProperty options
 // state what the write DTOs and the database enforce (doc only).
 
-/** A total may have more digits than one price: up to a bigint of minor units. */
-const TOTAL_PATTERN = /^(0|[1-9]\d{0,18})(\.\d{1,4})?$/;
 export const INVOICE_NUMBER_PATTERN = /^INV-\d{4}-\d{6,}$/;
 
 /** Fields of an invoice every version shows. */

@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AMOUNT_PATTERN, CURRENCY_PATTERN, MoneyDto } from '../../common/dto/money.dto';
+import {
+  AMOUNT_PATTERN,
+  CURRENCY_PATTERN,
+  MoneyDto,
+  TOTAL_PATTERN,
+} from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status';
@@ -7,9 +12,6 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_LINES, ShippingAddressDto } from './order-
 
 // Answers have no validators to document their bounds from: the @ApiProperty options
 // state what the write DTOs and the database enforce (doc only).
-
-/** A total may have more digits than one price: up to a bigint of minor units. */
-const TOTAL_PATTERN = /^(0|[1-9]\d{0,18})(\.\d{1,4})?$/;
 
 /** Fields of an order line every version shows: the product as it was ordered. */
 export class OrderLineBaseDto {
