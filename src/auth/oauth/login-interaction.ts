@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Interaction, Provider } from 'oidc-provider';
 import { ROLE_PERMISSIONS } from '../permissions';
+import { EMAIL_MAX_LENGTH } from '../users/user-email';
 import type { UsersService } from '../users/users.service';
 import { errorPage, loginPage } from './login-page';
 import { interactionPath } from './provider-configuration';
@@ -8,7 +9,6 @@ import type { SignInLimiter } from './sign-in-limiter';
 
 const MAX_FORM_BYTES = 16 * 1024;
 const PERMISSION = /^[a-z-]+:(read|write)$/;
-const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
 type Users = Pick<UsersService, 'verifyPassword' | 'findById'>;
@@ -52,7 +52,7 @@ export class LoginInteraction {
         errorPage('invalid_request', 'The sign-in form was not sent as served.'),
       );
     }
-    const email = (form.get('email') ?? '').slice(0, MAX_EMAIL);
+    const email = (form.get('email') ?? '').slice(0, EMAIL_MAX_LENGTH);
     const password = (form.get('password') ?? '').slice(0, MAX_PASSWORD);
     // Counted before the password is checked, so parallel posts cannot slip past the limit;
     // refused without checking it, so a refused attempt tells nothing about the password.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app-config';
+import { signInEmail } from '../users/user-email';
 
 /**
  * Against password guessing at the sign-in form: attempts are counted per email and per
@@ -23,7 +24,7 @@ export class SignInLimiter {
     const count = (key: string, limit: number) =>
       this.store.increment(`sign-in:${key}`, windowMs, limit, windowMs, 'sign-in');
     // Hashed: Redis holds no email addresses, and every key has the same length.
-    const emailKey = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+    const emailKey = createHash('sha256').update(signInEmail(email)).digest('base64url');
     const counts = await Promise.all([
       count(`email:${emailKey}`, perEmail),
       count(`ip:${normalizeIp(ip)}`, perIp),

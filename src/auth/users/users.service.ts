@@ -9,10 +9,11 @@ import type { PageRequest } from '../../http/pagination/paginate';
 import type { Role } from '../permissions';
 import { decoyHash, hashPassword, verifyPassword } from './password-hasher';
 import type { UserEntity } from './user.entity';
+import { signInEmail } from './user-email';
 import { UserFilters, UsersRepository } from './users.repository';
 
 export interface UserInput {
-  /** lowercased by the DTO */
+  /** lowercased by the DTO (user-email.ts) */
   email: string;
   password: string;
   roles: Role[];
@@ -86,7 +87,7 @@ export class UsersService {
    * the answer does not tell which accounts exist.
    */
   async verifyPassword(email: string, password: string): Promise<UserEntity | null> {
-    const user = await this.users.findByEmail(email.trim().toLowerCase());
+    const user = await this.users.findByEmail(signInEmail(email));
     if (!user) {
       await verifyPassword(password, await decoyHash());
       return null;

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../../auth/users/user-email';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 import type { Document, Json } from './openapi-shape';
 
@@ -30,8 +31,8 @@ const FORMAT_MAX_LENGTH: Record<string, number> = {
   // RFC 3339 at its longest useful form, 2026-11-21T10:00:00.123456789+01:00; the API
   // writes 2026-11-21T10:00:00.000Z.
   'date-time': 35,
-  // validator.js (class-validator's IsEmail) refuses longer addresses (RFC 5321)
-  email: 254,
+  // users' emails (auth/users/user-email.ts), after RFC 5321
+  email: EMAIL_MAX_LENGTH,
 };
 
 /**

@@ -1,8 +1,8 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { OffsetListQueryDto } from '../../../http/pagination/list-query.dto';
 import { type Role, ROLES } from '../../permissions';
+import { IsUserEmail } from '../user-email';
 
 /** Filters of the users collection. */
 export class UserFiltersDto {
@@ -12,14 +12,12 @@ export class UserFiltersDto {
   @IsIn(ROLES)
   role?: Role;
 
-  /** The user with this email (case-insensitive). */
+  /**
+   * The user with this email (case-insensitive): an address as users have them (the
+   * pattern), with no surrounding whitespace.
+   */
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.trim().toLowerCase() : value,
-  )
-  @IsString()
-  @MaxLength(254)
-  @IsEmail()
+  @IsUserEmail()
   email?: string;
 }
 

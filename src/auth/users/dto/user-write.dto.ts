@@ -1,35 +1,30 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
   IsArray,
-  IsEmail,
   IsIn,
   IsOptional,
   IsString,
   Length,
-  MaxLength,
 } from 'class-validator';
 import { type Role, ROLES } from '../../permissions';
+import { IsUserEmail } from '../user-email';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
 
-const trimmedLowercase = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value;
-
 /** POST body of /users. */
 export class UserCreateDto {
   /**
-   * Sign-in name; unique, compared and stored lowercased.
+   * Sign-in name; unique, compared and stored lowercased. An ASCII address taken as sent
+   * (never trimmed): a dot-atom local part of at most 64 characters (no quoted local
+   * part), `@`, and a domain name of letter-digit-hyphen labels whose last one is letters
+   * or an `xn--` A-label (the pattern).
    * @example "ada@example.com"
    */
-  @Transform(trimmedLowercase)
-  @IsString()
-  @MaxLength(254)
-  @IsEmail()
+  @IsUserEmail()
   email: string;
 
   /**

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiVersionProperty } from '../../../http/openapi.decorators';
 import { type Role, ROLES } from '../../permissions';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../user-email';
 
 // Answers have no validators to document their bounds from: the @ApiProperty options
 // state what the write DTO and the columns allow (doc only).
@@ -10,8 +11,11 @@ export class UserDto {
   /** @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11" */
   @ApiProperty({ format: 'uuid' })
   id: string;
-  /** @example "ada@example.com" */
-  @ApiProperty({ format: 'email', maxLength: 254 })
+  /**
+   * Lower case, as stored.
+   * @example "ada@example.com"
+   */
+  @ApiProperty({ format: 'email', maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN.source })
   email: string;
   /** @example "Ada Lovelace" */
   @ApiProperty({ type: 'string', nullable: true, minLength: 1, maxLength: 200 })
