@@ -386,6 +386,23 @@ describe('GET /api/v1/orders', () => {
     expect(future.body.pagination.total).toBe(0);
   });
 
+  it('takes any RFC 3339 offset, up to ±23:59, as the same instant', async () => {
+    const second = (await api.get(orderPath(ids[1]))).body;
+    // the same instant written 23:59 ahead, beyond PostgreSQL's own ±15:59
+    const ahead = new Date(Date.parse(second.createdAt) + (23 * 60 + 59) * 60_000)
+      .toISOString()
+      .replace('Z', '+23:59');
+
+    const from = await listed(`customerId=${customerId}&createdFrom=${encodeURIComponent(ahead)}`);
+    const to = await listed(`customerId=${customerId}&createdTo=${encodeURIComponent(ahead)}`);
+
+    expect([from.status, to.status]).toEqual([200, 200]);
+    expect(from.body.data.map((o: { id: string }) => o.id)).toContain(ids[1]);
+    expect(to.body.data.map((o: { id: string }) => o.id)).not.toContain(ids[1]);
+    const events = await api.get(`/api/v1/events?createdFrom=${encodeURIComponent(ahead)}`);
+    expect(events.status).toBe(200);
+  });
+
   it.each([
     ['total', ['1.00', '2.00', '3.00']],
     ['-total', ['3.00', '2.00', '1.00']],

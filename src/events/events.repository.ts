@@ -8,6 +8,7 @@ import { Page } from '../http/pagination/page';
 import { paginate, PageRequest } from '../http/pagination/paginate';
 import { EventEntity } from './event.entity';
 import type { EventType } from './event-types';
+import { rfc3339InUtc } from '../common/dto/date-time';
 
 export interface EventFilters {
   type?: EventType;
@@ -60,7 +61,9 @@ export class EventsRepository {
   list(filters: EventFilters, page: PageRequest): Promise<Page<EventEntity>> {
     const qb = this.events.createQueryBuilder('e');
     if (filters.type !== undefined) qb.andWhere('e.type = :type', filters);
-    if (filters.createdFrom !== undefined) qb.andWhere('e.created_at >= :createdFrom', filters);
+    if (filters.createdFrom !== undefined) {
+      qb.andWhere('e.created_at >= :from', { from: rfc3339InUtc(filters.createdFrom) });
+    }
     return paginate(qb, EVENTS, page, this.cursors);
   }
 

@@ -14,6 +14,7 @@ import { OrderLineEntity } from './order-line.entity';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import type { OrderStatus } from './order-status';
 import { OrderEntity } from './order.entity';
+import { rfc3339InUtc } from '../common/dto/date-time';
 
 export interface OrderFilters {
   status?: OrderStatus;
@@ -96,8 +97,12 @@ export class OrdersRepository {
     const qb = this.visibleTo(principal, this.orders.createQueryBuilder('o'));
     if (filters.status !== undefined) qb.andWhere('o.status = :status', filters);
     if (filters.customerId !== undefined) qb.andWhere('o.customer_id = :customerId', filters);
-    if (filters.createdFrom !== undefined) qb.andWhere('o.created_at >= :createdFrom', filters);
-    if (filters.createdTo !== undefined) qb.andWhere('o.created_at < :createdTo', filters);
+    if (filters.createdFrom !== undefined) {
+      qb.andWhere('o.created_at >= :from', { from: rfc3339InUtc(filters.createdFrom) });
+    }
+    if (filters.createdTo !== undefined) {
+      qb.andWhere('o.created_at < :to', { to: rfc3339InUtc(filters.createdTo) });
+    }
     const result = await paginate(qb, ORDERS, page, this.cursors);
     await this.attachLines(this.orders.manager, result.items);
     return result;

@@ -14,3 +14,14 @@ export const IsRfc3339 = () =>
     Matches(RFC3339, { message: MESSAGE }),
     IsISO8601({ strict: true }, { message: MESSAGE }),
   );
+
+/**
+ * The same instant in UTC, its fraction digits kept: RFC 3339 allows offsets up to ±23:59,
+ * PostgreSQL's timestamptz input only up to ±15:59, so a filter value is handed to it in
+ * UTC. For a value that passed IsRfc3339.
+ */
+export function rfc3339InUtc(value: string): string {
+  const [, seconds, fraction = '', zone] =
+    /^(.*T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(value) as RegExpExecArray;
+  return `${new Date(`${seconds}${zone}`).toISOString().slice(0, 19)}${fraction}Z`;
+}
