@@ -1,4 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
+import { codePointLengthErrors } from './code-point-length';
 import { FieldError, Problem, ValidationProblem } from './problem';
 
 class InvalidInput extends Error {
@@ -56,6 +58,15 @@ export class StrictValidationPipe extends ValidationPipe {
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => new InvalidInput(flatten(errors)),
     });
+  }
+
+  /** Lengths are measured again in code points, as the columns and the documents count. */
+  protected override async validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): Promise<ValidationError[]> {
+    const errors = await super.validate(object, options);
+    return errors.length > 0 ? errors : codePointLengthErrors(object);
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
