@@ -367,3 +367,34 @@ describe('prototype keys and other names validation never sees', () => {
     expect((await api.get(`/api/v1/products/${product.id}`)).body).toEqual(product);
   });
 });
+
+describe('what a problem quotes back, cut to the bounds the Problem schema documents', () => {
+  // test-app.ts checks each answer against that schema as well
+  it('cuts an unknown member name of 300 characters to 200, with an ellipsis', async () => {
+    const name = 'f'.repeat(300);
+
+    const response = await api.post('/api/v1/products', { ...productBody(), [name]: 1 });
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([
+      { field: `${'f'.repeat(199)}…`, message: 'is not a known field' },
+    ]);
+  });
+
+  it('cuts an unknown query parameter name of 3,000 characters the same way', async () => {
+    const response = await api.get(`/api/v1/products?${'q'.repeat(3000)}=1`);
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(problem.errors?.map((e) => e.field)).toEqual([`${'q'.repeat(199)}…`]);
+    expect(Array.from(problem.detail).length).toBeLessThanOrEqual(5000);
+  });
+
+  it('lists at most 100 errors, however many fields are wrong', async () => {
+    const unknown = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`extra${i}`, i]));
+
+    const response = await api.post('/api/v1/products', { ...productBody(), ...unknown });
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toHaveLength(100);
+  });
+});

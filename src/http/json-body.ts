@@ -1,5 +1,5 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { FieldError, Problem, ValidationProblem } from './problem';
+import { FieldError, Problem, PROBLEM_LIMITS, ValidationProblem } from './problem';
 import {
   BODY_FIELD,
   isHiddenFromValidation,
@@ -118,7 +118,7 @@ function unacceptable(root: unknown, mayHoldNul: boolean): FieldError[] {
     if (node.depth > MAX_BODY_DEPTH) {
       throw new ValidationProblem([{ field: BODY_FIELD, message: TOO_DEEP_MESSAGE }]);
     }
-    if (errors.length >= Problem.MAX_ERRORS) break;
+    if (errors.length >= PROBLEM_LIMITS.errors) break;
     if (Array.isArray(node.value)) {
       const array = node.value as unknown[];
       for (let index = 0; index < array.length; index++) member(node, index, array[index]);

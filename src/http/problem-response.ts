@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from './error-codes';
-import type { Problem } from './problem';
+import { fitted, type Problem, PROBLEM_LIMITS } from './problem';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -19,7 +19,7 @@ export function problemBody(
     title: entry.title,
     status: entry.status,
     detail: problem.detail ?? entry.title,
-    instance: request.url.split('?')[0],
+    instance: fitted(request.url.split('?')[0], PROBLEM_LIMITS.instance),
     code: problem.code,
     requestId: String(request.id),
     ...(problem.errors && problem.errors.length > 0 ? { errors: problem.errors } : {}),

@@ -1,5 +1,6 @@
 import { WWW_AUTHENTICATE } from '../../auth/authentication.guard';
 import { ERROR_CODES } from '../../http/error-codes';
+import { PROBLEM_LIMITS } from '../../http/problem';
 import { MAX_LINK_LENGTH } from '../../http/pagination/pagination.dto';
 import { V1_DEPRECATED_AT } from '../../http/response-hooks';
 import type { Json } from './openapi-shape';
@@ -22,20 +23,24 @@ export const PROBLEM_SCHEMA: Json = {
       enum: [...new Set(Object.values(ERROR_CODES).map((entry) => entry.title))],
     },
     status: { type: 'integer', format: 'int32', minimum: 400, maximum: 599 },
-    detail: { type: 'string', maxLength: 5000 },
-    instance: { type: 'string', maxLength: 2048, description: 'The request path.' },
+    detail: { type: 'string', maxLength: PROBLEM_LIMITS.detail },
+    instance: {
+      type: 'string',
+      maxLength: PROBLEM_LIMITS.instance,
+      description: 'The request path.',
+    },
     code: { type: 'string', enum: Object.keys(ERROR_CODES) },
     requestId: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     errors: {
       type: 'array',
-      maxItems: 100,
+      maxItems: PROBLEM_LIMITS.errors,
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['field', 'message'],
         properties: {
-          field: { type: 'string', maxLength: 200 },
-          message: { type: 'string', maxLength: 1000 },
+          field: { type: 'string', maxLength: PROBLEM_LIMITS.field },
+          message: { type: 'string', maxLength: PROBLEM_LIMITS.message },
         },
       },
     },
