@@ -398,3 +398,44 @@ describe('what a problem quotes back, cut to the bounds the Problem schema docum
     expect(problem.errors).toHaveLength(100);
   });
 });
+
+describe('a lone surrogate, which is no character and which UTF-8 cannot hold', () => {
+  const send = (method: string, path: string, json: string) =>
+    api.request(method, path, { rawBody: json, headers: { 'Content-Type': 'application/json' } });
+
+  it('refuses it in a string with 422 naming the field, and changes nothing', async () => {
+    const product = await createProduct(api);
+
+    const response = await send('PATCH', `/api/v1/products/${product.id}`, '{"name":"a\\ud800b"}');
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([
+      { field: 'name', message: expect.stringMatching(/^must be Unicode text/) },
+    ]);
+    expect((await api.get(`/api/v1/products/${product.id}`)).body.name).toBe(product.name);
+  });
+
+  it('refuses the low half alone too, and in a member name', async () => {
+    const body = JSON.stringify(productBody()).slice(0, -1);
+    const lowHalf = await send('POST', '/api/v1/products', `${body},"description":"\\udc00"}`);
+    const inName = await send('POST', '/api/v1/products', `${body},"x\\ud800":1}`);
+
+    expect(expectProblem(lowHalf, 422, 'validation_failed').errors?.[0].field).toBe('description');
+    expect(expectProblem(inName, 422, 'validation_failed').errors?.[0].message).toMatch(
+      /^must be Unicode text/,
+    );
+  });
+
+  it('takes a pair written as escapes: one character outside the BMP', async () => {
+    const body = JSON.stringify(productBody()).slice(0, -1);
+
+    const response = await send(
+      'POST',
+      '/api/v1/products',
+      `${body},"description":"\\ud83d\\ude00"}`,
+    );
+
+    expect(response.status).toBe(201);
+    expect(response.body.description).toBe('😀');
+  });
+});

@@ -79,11 +79,35 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw new Problem('invalid_json', 'The body is not valid JSON.');
   }
-  // JSON can write U+0000 only as the escape \u0000: without one, no string needs a look.
-  const errors = unacceptable(value, text.includes('\\u0000'));
+  // JSON can write U+0000 and a lone surrogate only as escapes: without one, no string
+  // needs a look.
+  const errors = unacceptable(value, textCheck(text));
   if (errors.length > 0) throw new ValidationProblem(errors);
   return value;
 }
+
+/**
+ * PostgreSQL text cannot hold U+0000, nor UTF-8 a lone surrogate (`"\ud800"`: half of a
+ * pair, no character at all), which would be stored as U+FFFD, text the client never
+ * sent. What a string or member name holds of either, as an error message; null when the
+ * body escapes neither, so nothing needs a look.
+ */
+function textCheck(text: string): ((value: string) => string | undefined) | null {
+  const nul = text.includes('\\u0000');
+  const surrogate = /\\u[dD][89a-fA-F]/.test(text);
+  if (!nul && !surrogate) return null;
+  return (value) =>
+    nul && value.includes('\0')
+      ? NUL_MESSAGE
+      : surrogate && LONE_SURROGATE.test(value)
+        ? LONE_SURROGATE_MESSAGE
+        : undefined;
+}
+
+/** In a `u` pattern, a pair is one code point: only a lone half is a surrogate. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+export const LONE_SURROGATE_MESSAGE =
+  'must be Unicode text: a lone surrogate (\\uD800 to \\uDFFF outside a pair) is not';
 
 /** An object or array met in the walk, with what it takes to name it in an error. */
 interface Container {
@@ -96,21 +120,24 @@ interface Container {
 /**
  * One pass over the parsed body, with an explicit stack so that no nesting can overflow
  * the call stack: throws when nesting passes the limit, returns what else is wrong.
- * Member strings are looked at only when `mayHoldNul`.
+ * Strings and member names are looked at only when there is a `check` (textCheck).
  */
-function unacceptable(root: unknown, mayHoldNul: boolean): FieldError[] {
+function unacceptable(
+  root: unknown,
+  check: ((value: string) => string | undefined) | null,
+): FieldError[] {
   if (typeof root !== 'object' || root === null) {
-    return mayHoldNul && typeof root === 'string' && root.includes('\0')
-      ? [{ field: BODY_FIELD, message: NUL_MESSAGE }]
-      : [];
+    const message = check && typeof root === 'string' ? check(root) : undefined;
+    return message ? [{ field: BODY_FIELD, message }] : [];
   }
   const errors: FieldError[] = [];
   const stack: Container[] = [{ value: root, depth: 1 }];
   const member = (parent: Container, key: string | number, value: unknown) => {
     if (typeof value === 'object' && value !== null) {
       stack.push({ value, depth: parent.depth + 1, parent, key });
-    } else if (mayHoldNul && typeof value === 'string' && value.includes('\0')) {
-      errors.push({ field: pathOf(parent, key), message: NUL_MESSAGE });
+    } else if (check && typeof value === 'string') {
+      const message = check(value);
+      if (message) errors.push({ field: pathOf(parent, key), message });
     }
   };
 
@@ -128,8 +155,8 @@ function unacceptable(root: unknown, mayHoldNul: boolean): FieldError[] {
     for (const key of Object.keys(object)) {
       if (isHiddenFromValidation(key)) {
         errors.push({ field: pathOf(node, key), message: UNKNOWN_FIELD });
-      } else if (mayHoldNul && key.includes('\0')) {
-        errors.push({ field: pathOf(node, key), message: NUL_MESSAGE });
+      } else if (check?.(key)) {
+        errors.push({ field: pathOf(node, key), message: check(key) as string });
       } else {
         member(node, key, object[key]);
       }
