@@ -84,6 +84,11 @@ it.each([
   ],
   ['a redirect URI with a space', { redirectUris: ['https://example.com/c b'] }, 'redirectUris'],
   [
+    'a redirect URI with brackets',
+    { redirectUris: ['https://example.com/x?a=[1]'] },
+    'redirectUris',
+  ],
+  [
     'a redirect URI with a non-ASCII character',
     { redirectUris: ['https://example.com/é'] },
     'redirectUris',

@@ -1,4 +1,4 @@
-import { uriCharacter } from '../../common/dto/uri';
+import { HTTP_URI_WITHOUT_FRAGMENT } from '../../common/dto/uri';
 import { type Permission, RESOURCES } from '../permissions';
 import type { FieldError } from '../../http/problem';
 
@@ -14,7 +14,7 @@ export const MAX_REDIRECT_URIS = 10;
  * Shape only, an http(s) URI (RFC 3986) without a fragment; `redirectUriProblems` applies
  * the rest.
  */
-export const REDIRECT_URI_PATTERN = new RegExp(`^https?://${uriCharacter({ fragment: false })}+$`);
+export const REDIRECT_URI_PATTERN = HTTP_URI_WITHOUT_FRAGMENT;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -15,6 +15,14 @@ import { IsOmittable } from '../../../common/dto/omittable';
 import type { Permission } from '../../permissions';
 import { ALL_PERMISSIONS, MAX_REDIRECT_URIS, REDIRECT_URI_PATTERN } from '../oauth-client-rules';
 
+/** The items of `redirectUris`, documented as validated (the `each` rules below). */
+const REDIRECT_URI_ITEMS = {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2000,
+  pattern: REDIRECT_URI_PATTERN.source,
+} as const;
+
 /** POST body of /oauth-clients. */
 export class OAuthClientCreateDto {
   /**
@@ -31,6 +39,7 @@ export class OAuthClientCreateDto {
    * Empty for a confidential client that only uses client credentials.
    * @example ["https://dashboard.example.com/callback"]
    */
+  @ApiProperty({ type: 'array', items: REDIRECT_URI_ITEMS })
   @IsArray()
   @ArrayMaxSize(MAX_REDIRECT_URIS)
   @ArrayUnique()
@@ -83,6 +92,7 @@ export class OAuthClientPatchDto {
    * Replaces the whole list; compared exactly.
    * @example ["https://dashboard.example.com/callback"]
    */
+  @ApiProperty({ type: 'array', items: REDIRECT_URI_ITEMS, required: false })
   @IsOmittable()
   @IsArray()
   @ArrayMaxSize(MAX_REDIRECT_URIS)

@@ -28,7 +28,7 @@ export class WebhookEndpointCreateDto {
    * WEBHOOK_ALLOW_PRIVATE_URLS; no credentials in the URL.
    * @example "https://erp.example.com/webhooks/commerce"
    */
-  @ApiProperty({ format: 'uri' })
+  @ApiProperty({ format: 'uri', pattern: ABSOLUTE_URI_PATTERN.source })
   @IsString()
   @Length(1, MAX_URL_LENGTH)
   @Matches(ABSOLUTE_URI_PATTERN, { message: URI_MESSAGE })
