@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OpenApiRegistry } from '../src/docs/openapi/openapi-registry';
+import { resolve } from './support/openapi-conformance';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -23,9 +24,7 @@ beforeAll(async () => {
         const schema = (item as Json)[method]?.requestBody?.content?.['application/json']
           ?.schema as Json | undefined;
         if (!schema) return [];
-        const resolved = schema.$ref
-          ? (doc.components.schemas[(schema.$ref as string).split('/').pop()!] as Json)
-          : schema;
+        const resolved = resolve(doc, schema);
         const path = template.replace(/\{[^}]+\}/g, randomUUID());
         return Object.entries((resolved.properties ?? {}) as Json)
           .filter(([, property]) => !allowsNull(property as Json))

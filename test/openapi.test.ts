@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { resolve } from './support/openapi-conformance';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -84,12 +85,6 @@ function schemas(doc: Json): { at: string; schema: Json }[] {
 const typesOf = (schema: Json): string[] =>
   Array.isArray(schema.type) ? schema.type : [schema.type];
 
-/** A response object, following a `#/components/responses/...` reference. */
-function resolveResponse(doc: Json, response: Json): Json {
-  const ref = response.$ref as string | undefined;
-  return ref ? doc.components.responses[ref.split('/').pop() as string] : response;
-}
-
 describe.each(['v1', 'v2'] as const)('%s document', (version) => {
   const doc = () => docs[version];
 
@@ -133,13 +128,13 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
       expect([where, statuses]).toEqual([where, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((s) => /^[45]/.test(s))) {
         expect(responses[status].$ref).toMatch(/^#\/components\/responses\//);
-        const problem = resolveResponse(doc(), responses[status]);
+        const problem = resolve(doc(), responses[status]);
         expect(problem.content['application/problem+json'].schema).toEqual({
           $ref: '#/components/schemas/Problem',
         });
       }
       for (const [status, ref] of Object.entries(responses)) {
-        const headers = Object.keys(resolveResponse(doc(), ref as Json).headers ?? {});
+        const headers = Object.keys(resolve(doc(), ref as Json).headers ?? {});
         expect([where, status, headers]).toEqual([
           where,
           status,
@@ -169,7 +164,7 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
       const where = `${operation.operationId} ${path}`;
       const responses = operation.responses as Json;
       const headersOf = (status: string) =>
-        Object.keys(resolveResponse(doc(), responses[status]).headers ?? {});
+        Object.keys(resolve(doc(), responses[status]).headers ?? {});
       const conditional = ((operation.parameters ?? []) as Json[]).some(
         (p) => p.in === 'header' && p.name === 'If-None-Match',
       );
@@ -286,7 +281,7 @@ it('marks every v1 operation deprecated once API_V1_SUNSET is set, and no v2 one
   for (const { operation } of v1) {
     expect([operation.operationId, operation.deprecated]).toEqual([operation.operationId, true]);
     for (const response of Object.values(operation.responses as Json)) {
-      const headers = Object.keys(resolveResponse(deprecated.v1, response as Json).headers);
+      const headers = Object.keys(resolve(deprecated.v1, response as Json).headers);
       expect(headers).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
     }
   }

@@ -86,13 +86,16 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
+/** What is wrong with a string or member name, as an error message; undefined if nothing. */
+type TextCheck = (value: string) => string | undefined;
+
 /**
  * PostgreSQL text cannot hold U+0000, nor UTF-8 a lone surrogate (`"\ud800"`: half of a
  * pair, no character at all), which would be stored as U+FFFD, text the client never
  * sent. What a string or member name holds of either, as an error message; null when the
  * body escapes neither, so nothing needs a look.
  */
-function textCheck(text: string): ((value: string) => string | undefined) | null {
+function textCheck(text: string): TextCheck | null {
   const nul = text.includes('\\u0000');
   const surrogate = /\\u[dD][89a-fA-F]/.test(text);
   if (!nul && !surrogate) return null;
@@ -106,7 +109,7 @@ function textCheck(text: string): ((value: string) => string | undefined) | null
 
 /** In a `u` pattern, a pair is one code point: only a lone half is a surrogate. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
-export const LONE_SURROGATE_MESSAGE =
+const LONE_SURROGATE_MESSAGE =
   'must be Unicode text: a lone surrogate (\\uD800 to \\uDFFF outside a pair) is not';
 
 /** An object or array met in the walk, with what it takes to name it in an error. */
@@ -122,10 +125,7 @@ interface Container {
  * the call stack: throws when nesting passes the limit, returns what else is wrong.
  * Strings and member names are looked at only when there is a `check` (textCheck).
  */
-function unacceptable(
-  root: unknown,
-  check: ((value: string) => string | undefined) | null,
-): FieldError[] {
+function unacceptable(root: unknown, check: TextCheck | null): FieldError[] {
   if (typeof root !== 'object' || root === null) {
     const message = check && typeof root === 'string' ? check(root) : undefined;
     return message ? [{ field: BODY_FIELD, message }] : [];
@@ -153,13 +153,9 @@ function unacceptable(
     }
     const object = node.value as Record<string, unknown>;
     for (const key of Object.keys(object)) {
-      if (isHiddenFromValidation(key)) {
-        errors.push({ field: pathOf(node, key), message: UNKNOWN_FIELD });
-      } else if (check?.(key)) {
-        errors.push({ field: pathOf(node, key), message: check(key) as string });
-      } else {
-        member(node, key, object[key]);
-      }
+      const message = isHiddenFromValidation(key) ? UNKNOWN_FIELD : check?.(key);
+      if (message) errors.push({ field: pathOf(node, key), message });
+      else member(node, key, object[key]);
     }
   }
   return errors;

@@ -121,7 +121,8 @@ export class OpenApiConformance {
   }
 }
 
-function resolve(doc: Json, node: Json): Json {
+/** `node`, or what its local `$ref` points at. */
+export function resolve(doc: Json, node: Json): Json {
   const ref = node.$ref as string | undefined;
   return ref ? pointerOf(ref).reduce((at: Json, part) => at[part] as Json, doc) : node;
 }
