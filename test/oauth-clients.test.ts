@@ -98,7 +98,7 @@ it.each([
     { redirectUris: ['https://example.com/cb#x'] },
     'redirectUris',
   ],
-  ['an unknown scope', { scopes: ['products:delete'] }, 'scopes'],
+  ['an unknown scope', { scopes: ['products:delete'] }, 'scopes[0]'],
   ['no scope', { scopes: [] }, 'scopes'],
   ['an unknown field', { secret: 'mine' }, 'secret'],
 ])('refuses %s with 422', async (_, overrides, field) => {

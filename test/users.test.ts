@@ -127,7 +127,7 @@ describe('creating a user', () => {
     ],
     ['customer together with a staff role', { roles: ['customer', 'analyst'] }, 'roles'],
     ['no roles', { roles: [] }, 'roles'],
-    ['an unknown role', { roles: ['root'] }, 'roles'],
+    ['an unknown role', { roles: ['root'] }, 'roles[0]'],
     ['a repeated role', { roles: ['analyst', 'analyst'] }, 'roles'],
     ['a short password', { password: 'short' }, 'password'],
     ['a malformed email', { email: 'not-an-email' }, 'email'],

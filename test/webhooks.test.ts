@@ -170,7 +170,7 @@ describe('registering endpoints', () => {
       [{ url: receiver.url('/a[b]'), events: ['*'] }, 'url'],
       [{ url: receiver.url('/x?a=[1]'), events: ['*'] }, 'url'],
       [{ url: receiver.url('/a#b#c'), events: ['*'] }, 'url'],
-      [{ url: receiver.url('/x'), events: ['order.shipped'] }, 'events'],
+      [{ url: receiver.url('/x'), events: ['order.shipped'] }, 'events[0]'],
       [{ url: receiver.url('/x'), events: [] }, 'events'],
       [{ url: receiver.url('/x'), events: ['*', '*'] }, 'events'],
       [{ url: receiver.url('/x'), events: ['*'], secret: 'whsec_mine' }, 'secret'],

@@ -26,6 +26,8 @@ export const ROLES = [
   'customer',
 ] as const;
 export type Role = (typeof ROLES)[number];
+/** The longest list of roles: `customer` stands alone, so every staff role and no more. */
+export const MAX_ROLES = ROLES.length - 1;
 
 const ADMIN_RESOURCES: Resource[] = [
   'api-keys',

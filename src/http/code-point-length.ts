@@ -31,14 +31,16 @@ export function codePointLengthErrors(object: object): ValidationError[] {
   const errors: ValidationError[] = [];
   for (const { property, max, each } of shape.bounds) {
     const value = record[property];
-    const values = each && Array.isArray(value) ? value : [value];
-    if (values.some((v) => typeof v === 'string' && codePoints(v) > max)) {
-      const prefix = each ? 'each value in ' : '';
-      errors.push(
-        error(property, {
-          maxLength: `${prefix}${property} must be shorter than or equal to ${max} characters`,
-        }),
+    const tooLong = (v: unknown) => typeof v === 'string' && codePoints(v) > max;
+    const message = `must be shorter than or equal to ${max} characters`;
+    if (each && Array.isArray(value)) {
+      // each member named, as member-errors.ts names them for class-validator's own checks
+      const members = value.flatMap((v, index) =>
+        tooLong(v) ? [error(String(index), { maxLength: message })] : [],
       );
+      errors.push(...nestedError(property, members));
+    } else if (tooLong(value)) {
+      errors.push(error(property, { maxLength: message }));
     }
   }
   for (const property of shape.nested) {

@@ -1,8 +1,7 @@
 import { Param, PipeTransform } from '@nestjs/common';
+import { UUID_PATTERN } from '../common/dto/uuid';
 import { SKU_PATTERN } from '../products/dto/product-fields.dto';
 import { NotFoundProblem } from './problem';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A key that cannot exist names no resource: 404, as for an unknown one, never 400. */
 class ResourceKeyPipe implements PipeTransform<string, string> {
@@ -18,7 +17,8 @@ class ResourceKeyPipe implements PipeTransform<string, string> {
 }
 
 /** The `:id` path parameter (a UUID) of a `resource`. */
-export const ResourceId = (resource: string) => Param('id', new ResourceKeyPipe(resource, UUID));
+export const ResourceId = (resource: string) =>
+  Param('id', new ResourceKeyPipe(resource, UUID_PATTERN));
 
 /** The `:sku` path parameter of the inventory. */
 export const SkuParam = () => Param('sku', new ResourceKeyPipe('inventory item', SKU_PATTERN));

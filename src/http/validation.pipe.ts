@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { codePointLengthErrors } from './code-point-length';
+import { errorsOnMembers } from './member-errors';
 import { FieldError, Problem, ValidationProblem } from './problem';
 
 class InvalidInput extends Error {
@@ -60,13 +61,16 @@ export class StrictValidationPipe extends ValidationPipe {
     });
   }
 
-  /** Lengths are measured again in code points, as the columns and the documents count. */
+  /**
+   * Errors of `{ each: true }` rules name the members that fail them; lengths are measured
+   * again in code points, as the columns and the documents count.
+   */
   protected override async validate(
     object: object,
     options?: ValidatorOptions,
   ): Promise<ValidationError[]> {
     const errors = await super.validate(object, options);
-    return errors.length > 0 ? errors : codePointLengthErrors(object);
+    return errors.length > 0 ? errorsOnMembers(object, errors) : codePointLengthErrors(object);
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

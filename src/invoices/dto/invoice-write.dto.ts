@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsISO8601, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { IsOmittable } from '../../common/dto/omittable';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
 
@@ -14,8 +15,9 @@ export class InvoiceCreateDto {
    * that is not void. An id that names no order is 422.
    * @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11"
    */
+  @ApiProperty({ format: 'uuid' })
   @IsString()
-  @IsUUID()
+  @Matches(UUID_PATTERN, { message: UUID_MESSAGE })
   orderId: string;
 
   /**

@@ -1,5 +1,6 @@
-import { IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { CursorListQueryDto, OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
 
@@ -11,9 +12,10 @@ export class InvoiceFiltersDto {
   status?: InvoiceStatus;
 
   /** Invoices of this order only. */
+  @ApiProperty({ format: 'uuid' })
   @IsOptional()
   @IsString()
-  @IsUUID()
+  @Matches(UUID_PATTERN, { message: UUID_MESSAGE })
   orderId?: string;
 }
 

@@ -1,4 +1,6 @@
-import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../shipment-status';
 
@@ -13,8 +15,9 @@ export class ListShipmentsDto extends OffsetListQueryDto {
   status?: ShipmentStatus;
 
   /** Shipments of this order only. */
+  @ApiProperty({ format: 'uuid' })
   @IsOptional()
   @IsString()
-  @IsUUID()
+  @Matches(UUID_PATTERN, { message: UUID_MESSAGE })
   orderId?: string;
 }

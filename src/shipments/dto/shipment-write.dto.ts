@@ -1,4 +1,6 @@
-import { IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { IsOmittable } from '../../common/dto/omittable';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../shipment-status';
 
@@ -12,8 +14,9 @@ export class ShipmentCreateDto {
    * order is 422.
    * @example "0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11"
    */
+  @ApiProperty({ format: 'uuid' })
   @IsString()
-  @IsUUID()
+  @Matches(UUID_PATTERN, { message: UUID_MESSAGE })
   orderId: string;
 
   /**

@@ -47,7 +47,7 @@ export class OAuthClientCreateDto {
   @MaxLength(2000, { each: true })
   @Matches(REDIRECT_URI_PATTERN, {
     each: true,
-    message: 'each must be an absolute http(s) URI (RFC 3986) without a fragment',
+    message: 'must be an absolute http(s) URI (RFC 3986) without a fragment',
   })
   redirectUris: string[];
 
@@ -101,7 +101,7 @@ export class OAuthClientPatchDto {
   @MaxLength(2000, { each: true })
   @Matches(REDIRECT_URI_PATTERN, {
     each: true,
-    message: 'each must be an absolute http(s) URI (RFC 3986) without a fragment',
+    message: 'must be an absolute http(s) URI (RFC 3986) without a fragment',
   })
   redirectUris?: string[];
 

@@ -9,7 +9,7 @@ import {
   IsString,
   Length,
 } from 'class-validator';
-import { type Role, ROLES } from '../../permissions';
+import { MAX_ROLES, type Role, ROLES } from '../../permissions';
 import { IsUserEmail } from '../user-email';
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -46,12 +46,12 @@ export class UserCreateDto {
     enum: ROLES,
     isArray: true,
     minItems: 1,
-    maxItems: ROLES.length,
+    maxItems: MAX_ROLES,
     uniqueItems: true,
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(ROLES.length)
+  @ArrayMaxSize(MAX_ROLES)
   @ArrayUnique()
   @IsIn(ROLES, { each: true })
   roles: Role[];

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiVersionProperty } from '../../../http/openapi.decorators';
-import { type Role, ROLES } from '../../permissions';
+import { MAX_ROLES, type Role, ROLES } from '../../permissions';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../user-email';
 
 // Answers have no validators to document their bounds from: the @ApiProperty options
@@ -20,7 +20,7 @@ export class UserDto {
   /** @example "Ada Lovelace" */
   @ApiProperty({ type: 'string', nullable: true, minLength: 1, maxLength: 200 })
   name: string | null;
-  @ApiProperty({ enum: ROLES, isArray: true, minItems: 1, maxItems: ROLES.length })
+  @ApiProperty({ enum: ROLES, isArray: true, minItems: 1, maxItems: MAX_ROLES })
   roles: Role[];
   /**
    * For a customer, its own id: what its orders, invoices and shipments carry as

@@ -1,0 +1,71 @@
+import { ArrayMaxSize, IsIn, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Problem } from './problem';
+import { StrictValidationPipe } from './validation.pipe';
+
+class Tag {
+  @IsString()
+  @MaxLength(3)
+  name: string;
+}
+
+class Tagged {
+  @ArrayMaxSize(3)
+  @IsString({ each: true })
+  @IsIn(['red', 'blue', 'abcd\uFE0F'], { each: true })
+  @MaxLength(4, { each: true })
+  colours: string[];
+
+  @ValidateNested({ each: true })
+  @Type(() => Tag)
+  tags: Tag[];
+}
+
+async function errorsFor(body: unknown): Promise<{ field: string; message: string }[]> {
+  try {
+    await new StrictValidationPipe().transform(body, { type: 'body', metatype: Tagged });
+  } catch (error) {
+    if (error instanceof Problem) return error.errors ?? [];
+    throw error;
+  }
+  throw new Error('accepted');
+}
+
+describe('StrictValidationPipe names array members', () => {
+  it('moves a per-member rule from the array to each member failing it', async () => {
+    const errors = await errorsFor({ colours: ['red', 'pink', 7], tags: [] });
+
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { field: 'colours[2]', message: 'must be a string' },
+        { field: 'colours[1]', message: expect.stringMatching(/^must be one of the following/) },
+        { field: 'colours[2]', message: expect.stringMatching(/^must be one of the following/) },
+      ]),
+    );
+    expect(errors.map((e) => e.field)).not.toContain('colours[0]');
+    expect(errors.map((e) => e.field)).not.toContain('colours');
+  });
+
+  it('leaves a rule about the whole array on the array', async () => {
+    const errors = await errorsFor({ colours: ['red', 'red', 'red', 'red'], tags: [] });
+
+    expect(errors).toEqual([{ field: 'colours', message: 'must contain no more than 3 elements' }]);
+  });
+
+  it('names members inside nested objects as before', async () => {
+    const errors = await errorsFor({ colours: [], tags: [{ name: 'ok' }, { name: 'long' }] });
+
+    expect(errors).toEqual([
+      { field: 'tags[1].name', message: 'must be shorter than or equal to 3 characters' },
+    ]);
+  });
+
+  it('names a member too long in code points that validator.js counts shorter', async () => {
+    // "abcd" + U+FE0F: five code points, four characters to validator.js
+    const errors = await errorsFor({ colours: ['red', 'abcd\uFE0F'], tags: [] });
+
+    expect(errors).toEqual([
+      { field: 'colours[1]', message: 'must be shorter than or equal to 4 characters' },
+    ]);
+  });
+});
