@@ -669,6 +669,24 @@ describe('bytes the HTTP parser refuses before any request exists', () => {
     expect(garbage.headers.get('x-request-id')).toBe(garbage.body.requestId);
   });
 
+  it('answers a pipelined request in full before the 400 for the bytes after it', async () => {
+    // the first request still waits on the database when the parser refuses the second
+    const text = await rawExchange(
+      api.baseUrl,
+      `GET /api/v1/products?limit=100 HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n\r\n` +
+        'FOO /x HTTP/1.1\r\nHost: shop.test\r\n\r\n',
+    );
+
+    const [, first, second] =
+      /^(HTTP\/1\.1 200 [\s\S]*?)(HTTP\/1\.1 400 [\s\S]*)$/.exec(text) ?? [];
+    expect(first).toBeDefined();
+    const head = first.split('\r\n\r\n', 1)[0];
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
+    expect(Buffer.byteLength(first) - Buffer.byteLength(head) - 4).toBe(length);
+    expect(JSON.parse(first.slice(head.length + 4)).data).toEqual(expect.any(Array));
+    expect(parseAnswer(second)).toMatchObject({ status: 400, body: { code: 'bad_request' } });
+  });
+
   it('keeps serving other connections afterwards', async () => {
     await rawExchange(api.baseUrl, 'GARBAGE\r\n\r\n');
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import type { Logger } from 'pino';
@@ -63,19 +64,38 @@ export function clientErrorHandler(config: AppConfig, logger: Logger | undefined
       },
       'request completed',
     );
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 400 Bad Request\r\n` +
-          `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          `X-Request-Id: ${id}\r\n` +
-          security +
-          `Connection: close\r\n\r\n${body}`,
-      );
+    const answer = () => {
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 400 Bad Request\r\n` +
+            `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+            `X-Request-Id: ${id}\r\n` +
+            security +
+            `Connection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy();
+    };
+    // A pipelined request received in full before the refused bytes may still be running:
+    // its answer goes out in full first (writing now would cut into it, destroying would
+    // cut it off). A request whose own body the parser refused gets the 400 at once.
+    const inFlight = (socket as SocketWithResponse)._httpMessage;
+    if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+      if (answering.has(socket)) return;
+      answering.add(socket);
+      // 'close' comes after the answer is written, or when the connection is gone
+      inFlight.once('close', answer);
+    } else {
+      answer();
     }
-    socket.destroy();
   };
 }
+
+/** Node's HTTP server keeps the response being written on a connection on its socket. */
+type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
+/** Connections whose refusal waits for an earlier answer; the parser may report again. */
+const answering = new WeakSet<Socket>();
 
 /** The address the client connected to, as a URL's host. */
 function localHost(socket: Socket): string {
