@@ -8,7 +8,7 @@ import { DOCS_CLIENT_ID, docsRedirectUri } from './auth/oauth/oauth-client-metad
 import { OAuthServer } from './auth/oauth/oauth-server';
 import { AppConfig } from './config/app-config';
 import type { DatabaseTarget } from './database/data-source-options';
-import { serveOnlyDocsUiFiles } from './docs/docs-ui-files';
+import { serveOnlyDocsUiFiles, tagDocsUiFilesStrongly } from './docs/docs-ui-files';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
@@ -86,6 +86,7 @@ export async function createApp(
   registerJsonBodyParser(fastify);
   const routes = new RouteTable(MAX_PARAM_LENGTH);
   routes.attach(fastify);
+  tagDocsUiFilesStrongly(fastify);
   registerResponseHooks(fastify, config);
   registerDrainHooks(fastify);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is

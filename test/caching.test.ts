@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { createProduct, productBody } from './support/factories';
 import { expectProblem } from './support/problem';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
@@ -170,6 +171,46 @@ describe('conditional GET of a collection', () => {
       expect(response.status).toBe(200);
       expectCacheHeaders(response);
     }
+  });
+});
+
+describe('conditional GET outside /api', () => {
+  it.each([
+    ['the authorization server metadata', '/.well-known/oauth-authorization-server'],
+    ['the OpenID configuration', '/.well-known/openid-configuration'],
+    ['the signing keys', '/oauth/jwks'],
+    ['a file of the docs UI', '/docs/swagger-ui.css'],
+    ['a script of the docs UI', '/docs/swagger-ui-bundle.js'],
+  ])('tags %s strongly and answers 304 for If-None-Match with the tag', async (_, path) => {
+    const first = await api.get(path, { auth: false });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(STRONG_ETAG);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+
+    const again = await api.get(path, { auth: false, headers: { 'If-None-Match': etag } });
+    const changed = await api.get(path, { auth: false, headers: { 'If-None-Match': '"other"' } });
+
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(changed.status).toBe(200);
+    expect(changed.text).toBe(first.text);
+  });
+
+  it('closes the file a 304 for the docs UI does not send', async () => {
+    const path = '/docs/swagger-ui.css';
+    const etag = (await api.get(path, { auth: false })).headers.get('etag') as string;
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+
+    for (let i = 0; i < 40; i++) {
+      const response = await api.get(path, { auth: false, headers: { 'If-None-Match': etag } });
+      expect(response.status).toBe(304);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(openFiles() - before).toBeLessThan(10);
   });
 });
 

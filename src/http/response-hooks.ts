@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
@@ -57,6 +58,8 @@ function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: u
     void reply.code(304);
     void reply.removeHeader('Content-Type');
     void reply.removeHeader('Content-Length');
+    // a file's stream (the docs UI's) is open already: closed, not left to hold its handle
+    if (payload instanceof Readable) payload.destroy();
     return '';
   }
   return payload;

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Provider } from 'oidc-provider';
 import { AppConfig } from '../../config/app-config';
 import { baseUrl } from '../../http/base-url';
+import { conditionalRawGet } from '../../http/raw-conditional-get';
 import { recordServerError } from '../../http/request-log';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
@@ -96,6 +97,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       const { raw: req } = request;
       const res = reply.raw;
       res.setHeader('X-Request-Id', String(request.id));
+      conditionalRawGet(req, res);
       try {
         await this.serve(request, req, res, path, wellKnown !== undefined);
       } catch (error) {
