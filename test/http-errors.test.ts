@@ -258,6 +258,27 @@ describe('request bodies', () => {
     expectProblem(response, 415, 'unsupported_media_type');
   });
 
+  it.each([
+    ['text, another media type', 'text/plain', 'hello'],
+    ['JSON that does not parse', 'application/json', '{bad'],
+    ['JSON holding NUL', 'application/json', '{"a":"\\u0000"}'],
+    ['over 1 MiB', 'application/json', `"${'x'.repeat(1_100_000)}"`],
+  ])(
+    'ignores the body of a GET, %s, as the documents say (RFC 9110 §9.3.1)',
+    async (_, type, body) => {
+      const text = await rawExchange(
+        api.baseUrl,
+        `GET /api/v1/products?limit=1 HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+          `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+
+      const answer = parseAnswer(text);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual(expect.any(Array));
+    },
+  );
+
   it('refuses a POST whose body has no Content-Type with 415', async () => {
     const body = JSON.stringify(productBody());
     const answer = parseAnswer(

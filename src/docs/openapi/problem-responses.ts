@@ -67,6 +67,9 @@ export interface ResponseOptions {
  * what it is: authenticated, has a body, a path parameter, If-Match. Handlers declare
  * only their success answers; this adds the headers every answer carries.
  */
+/** What a body can be refused with (API.md §1, §3). */
+const BODY_STATUSES = ['413', '415', '422'];
+
 export function addProblemResponses(doc: Document, options: ResponseOptions = {}): void {
   const common = [...COMMON_HEADERS, ...(options.deprecated ? DEPRECATION_HEADERS : [])];
   doc.components ??= {};
@@ -80,9 +83,11 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
     const parameters = (operation.parameters ?? []) as Json[];
     // Any operation refuses an unknown query parameter with 400 (API.md §3) and answers
     // 503 while the database is out of reach. API.md §1's body rules hold for a body sent
-    // to any operation, even one that ignores it: over 1 MiB is 413, another media type
-    // 415, a NUL character in it 422 (PostgreSQL text cannot hold one).
-    const statuses = new Set(['400', '413', '415', '422', '429', '500', '503']);
+    // to any operation but a GET, even one that ignores it (DELETE): over 1 MiB is 413,
+    // another media type 415, a NUL character in it 422 (PostgreSQL text cannot hold
+    // one). A GET's body is not read: RFC 9110 §9.3.1 gives it no meaning.
+    const statuses = new Set(['400', '429', '500', '503']);
+    if (method !== 'get') for (const status of BODY_STATUSES) statuses.add(status);
     if (operation.security) statuses.add('401').add('403');
     if (path.includes('{')) statuses.add('404');
     if (method === 'post' || method === 'put' || method === 'patch') statuses.add('409');
