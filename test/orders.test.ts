@@ -591,6 +591,35 @@ describe('a customer principal', () => {
     expect((await api.get(`${orderPath(own.id)}/status`, alice.as)).status).toBe(200);
   });
 
+  it('cannot change an order: the same 403 for its own, another’s and one that is not there', async () => {
+    const own = (await api.post('/api/v1/orders', customerOrder(), alice.as)).body;
+    const bobs = (await api.post('/api/v1/orders', customerOrder(), bob.as)).body;
+    const ids = [own.id, bobs.id, '01890000-0000-7000-8000-000000000000'];
+
+    const answers = [];
+    for (const id of ids) {
+      const patch = await api.request('PATCH', orderPath(id), {
+        body: { notes: 'mine now' },
+        ...alice.as,
+      });
+      const status = await api.request('PATCH', `${orderPath(id)}/status`, {
+        body: { status: 'cancelled' },
+        ...alice.as,
+      });
+      answers.push(...[patch, status].map((r) => ({ status: r.status, body: r.body })));
+    }
+
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect({ ...answer.body, instance: '', requestId: '' }).toEqual({
+        ...answers[0].body,
+        instance: '',
+        requestId: '',
+      });
+    }
+    expect((await api.get(orderPath(own.id), alice.as)).body.notes).toBe(own.notes);
+  });
+
   it('lists only its own orders, whatever customerId filter it sends', async () => {
     const own = (await api.post('/api/v1/orders', customerOrder(), bob.as)).body;
 
