@@ -592,10 +592,13 @@ describe('authentication failures', () => {
     expectChallenges(response);
   });
 
-  it('answers an unknown API key with 401 invalid_token and both challenges', async () => {
+  it.each([
+    ['an unknown API key', 'coa_not-a-key-anyone-was-given'],
+    ['an empty API key (sent, and not valid)', ''],
+  ])('answers %s with 401 invalid_token and both challenges', async (_, key) => {
     const response = await api.get('/api/v1/products', {
       auth: false,
-      headers: { 'X-API-Key': 'coa_not-a-key-anyone-was-given' },
+      headers: { 'X-API-Key': key },
     });
 
     expectProblem(response, 401, 'invalid_token');

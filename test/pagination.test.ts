@@ -234,6 +234,22 @@ describe('cursor misuse', () => {
     await expectCursorRefused(`/api/v1/inventory?cursor=${cursor}`);
   });
 
+  it('continues the list other filters give from its place: filters are not in a cursor', async () => {
+    const sort = 'name,-price';
+    const first = await api.get(`/api/v1/products?category=${WALK_CATEGORY}&sort=${sort}&limit=10`);
+    const cursor = cursorOf(first.body.pagination.next);
+
+    const narrowed = await api.get(
+      `/api/v1/products?category=${WALK_CATEGORY}&active=true&sort=${sort}&limit=100&cursor=${cursor}`,
+    );
+
+    expect(narrowed.status).toBe(200);
+    const ids = (narrowed.body.data as { id: string }[]).map((p) => p.id);
+    const rest = EXPECTED[sort]().slice(10);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).toEqual(rest.filter((id) => ids.includes(id)));
+  });
+
   it('refuses page together with cursor with 400', async () => {
     const cursor = cursorOf((await firstPage()).body.pagination.next);
 
