@@ -3,7 +3,7 @@
 # as the one-shot migration step and as the webhook worker with another command.
 #   docker build -t commerce-operations-api .
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY . .
 # compile src/ and migrations/ into dist/, then drop the dev dependencies
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
