@@ -57,6 +57,9 @@ const RESPONSES: Record<string, { name: string; codes: ErrorCode[]; headers?: st
   '503': { name: 'ServiceUnavailable', codes: ['service_unavailable'], headers: ['Retry-After'] },
 };
 
+/** What a body can be refused with (API.md §1, §3). */
+const BODY_STATUSES = ['413', '415', '422'];
+
 export interface ResponseOptions {
   /** The version is deprecated: every answer carries Deprecation, Sunset and Link. */
   deprecated?: boolean;
@@ -67,9 +70,6 @@ export interface ResponseOptions {
  * what it is: authenticated, has a body, a path parameter, If-Match. Handlers declare
  * only their success answers; this adds the headers every answer carries.
  */
-/** What a body can be refused with (API.md §1, §3). */
-const BODY_STATUSES = ['413', '415', '422'];
-
 export function addProblemResponses(doc: Document, options: ResponseOptions = {}): void {
   const common = [...COMMON_HEADERS, ...(options.deprecated ? DEPRECATION_HEADERS : [])];
   doc.components ??= {};
