@@ -15,6 +15,14 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 const errorsOf = (problem: ProblemBody) => problem.errors ?? [];
+/** A public OAuth client's registration, with `overrides`. */
+const oauthClient = (overrides: Record<string, unknown>) => ({
+  name: 'Members',
+  public: true,
+  redirectUris: ['https://example.com/ok'],
+  scopes: ['products:read'],
+  ...overrides,
+});
 let counter = 0;
 
 describe('a refused array member is named by its index', () => {
@@ -40,36 +48,24 @@ describe('a refused array member is named by its index', () => {
     [
       'an unknown OAuth scope',
       '/api/v1/oauth-clients',
-      () => ({
-        name: 'Members',
-        public: false,
-        redirectUris: [],
-        scopes: ['products:read', 'products:delete'],
-      }),
+      () => oauthClient({ scopes: ['products:read', 'products:delete'] }),
       'scopes[1]',
       /^must be one of the following values: /,
     ],
     [
       'a redirect URI with a space',
       '/api/v1/oauth-clients',
-      () => ({
-        name: 'Members',
-        public: true,
-        redirectUris: ['https://example.com/ok', 'https://example.com/c b'],
-        scopes: ['products:read'],
-      }),
+      () => oauthClient({ redirectUris: ['https://example.com/ok', 'https://example.com/c b'] }),
       'redirectUris[1]',
       /^must be an absolute http\(s\) URI/,
     ],
     [
       'an over-long redirect URI',
       '/api/v1/oauth-clients',
-      () => ({
-        name: 'Members',
-        public: true,
-        redirectUris: ['https://example.com/ok', `https://example.com/${'a'.repeat(2000)}`],
-        scopes: ['products:read'],
-      }),
+      () =>
+        oauthClient({
+          redirectUris: ['https://example.com/ok', `https://example.com/${'a'.repeat(2000)}`],
+        }),
       'redirectUris[1]',
       /^must be shorter than or equal to 2000 characters$/,
     ],
