@@ -269,7 +269,9 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
 
       expect(first.status).toBe(201);
       expect(record.status).toBe('committed');
-      expectProblem(retry, 409, 'idempotency_key_in_use');
+      const problem = expectProblem(retry, 409, 'idempotency_key_in_use');
+      // not "still being processed": it was carried out, and says so
+      expect(problem.detail).toMatch(/carried out, but its answer was lost; it will not run again/);
       expect(await ordersOf(body.customerId)).toHaveLength(1);
       expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
     } finally {

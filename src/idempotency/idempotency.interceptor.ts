@@ -96,6 +96,7 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
         );
       }
       if (record.status === 'done' && record.response) return replay(reply, record.response);
+      if (record.answerLost) throw answerLost();
       break;
     }
     throw keyInUse();
@@ -211,6 +212,14 @@ function keyInUse(): Problem {
   return new Problem(
     'idempotency_key_in_use',
     'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
+  );
+}
+
+/** The rare key whose request committed and whose process died before storing the answer. */
+function answerLost(): Problem {
+  return new Problem(
+    'idempotency_key_in_use',
+    'The request with this Idempotency-Key was carried out, but its answer was lost; it will not run again. Look up what it created or changed instead of retrying; the key stays taken until it expires.',
   );
 }
 

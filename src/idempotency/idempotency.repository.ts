@@ -10,6 +10,7 @@ export const KEY_TTL = '24 hours';
  * process (no request runs this long); a retry may take the key over.
  */
 export const IN_FLIGHT_LEASE_MS = 120_000;
+const LEASE = `${IN_FLIGHT_LEASE_MS} milliseconds`;
 
 /** The first answer, as it is replayed. */
 export interface StoredResponse {
@@ -29,6 +30,11 @@ export interface IdempotencyRecord {
   requestHash: string;
   status: IdempotencyStatus;
   response: StoredResponse | null;
+  /**
+   * Committed, and its lease ended without an answer stored: the process died between the
+   * commit and the answer. The request was carried out and will never run again.
+   */
+  answerLost: boolean;
 }
 
 /** A claim: ours (with the fencing token that completes or releases it), or someone's. */
@@ -41,6 +47,7 @@ interface Row {
   response_status: number | null;
   response_body: unknown;
   response_headers: Record<string, string> | null;
+  answer_lost: boolean;
 }
 
 // The statements every idempotent POST runs, parsed once per connection.
@@ -56,7 +63,8 @@ const CLAIM = new PreparedStatement(
    RETURNING claimed_at`,
 );
 const RECORD = new PreparedStatement(
-  `SELECT request_hash, status, response_status, response_body, response_headers
+  `SELECT request_hash, status, response_status, response_body, response_headers,
+          status = 'committed' AND claimed_at <= now() - $3::interval AS answer_lost
      FROM idempotency_keys WHERE principal = $1 AND key = $2`,
 );
 const MARK_COMMITTED = new PreparedStatement(
@@ -92,10 +100,10 @@ export class IdempotencyRepository {
       key,
       requestHash,
       KEY_TTL,
-      `${IN_FLIGHT_LEASE_MS} milliseconds`,
+      LEASE,
     ]);
     if (claimed[0]) return { mine: true, claimedAt: claimed[0].claimed_at };
-    const rows = await RECORD.run<Row[]>(this.dataSource, [principal, key]);
+    const rows = await RECORD.run<Row[]>(this.dataSource, [principal, key, LEASE]);
     const row = rows[0];
     if (!row) return { mine: false, record: null };
     return {
@@ -111,6 +119,7 @@ export class IdempotencyRepository {
                 body: row.response_body,
                 headers: row.response_headers ?? {},
               },
+        answerLost: row.answer_lost,
       },
     };
   }
