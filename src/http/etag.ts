@@ -33,3 +33,35 @@ export function versionsFromIfMatch(header: string | undefined): number[] | unde
   }
   return versions;
 }
+
+/** How to reach the headers of an answer `A`: a Fastify reply, or a raw Node response. */
+export interface HeaderAccess<A> {
+  get(answer: A, name: string): unknown;
+  set(answer: A, name: string, value: string): void;
+  remove(answer: A, name: string): void;
+}
+
+/**
+ * API.md §5 for a `200` to a GET, in one place for every server object that sends one:
+ * `Cache-Control: private, no-cache`, a strong ETag (the answer's own, else a hash of its
+ * body when the body is at hand), and whether `If-None-Match` makes the answer a `304`.
+ * For a 304 the headers that describe a body are removed here; the caller sets the status
+ * and drops the body.
+ */
+export function revalidate<A>(
+  headers: HeaderAccess<A>,
+  answer: A,
+  body: unknown,
+  ifNoneMatch: string | undefined,
+): boolean {
+  headers.set(answer, 'Cache-Control', 'private, no-cache');
+  let etag = headers.get(answer, 'etag') as string | undefined;
+  if (!etag && (typeof body === 'string' || Buffer.isBuffer(body))) {
+    etag = etagForBody(body);
+    headers.set(answer, 'ETag', etag);
+  }
+  if (!etag || !matchesIfNoneMatch(ifNoneMatch, etag)) return false;
+  headers.remove(answer, 'Content-Type');
+  headers.remove(answer, 'Content-Length');
+  return true;
+}

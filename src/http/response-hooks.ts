@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
-import { etagForBody, matchesIfNoneMatch } from './etag';
+import { HeaderAccess, revalidate } from './etag';
 
 /** When /api/v2 was released and /api/v1 became deprecated (RFC 9745 `Deprecation`). */
 export const V1_DEPRECATED_AT = new Date('2026-11-22T00:00:00Z');
@@ -47,22 +47,20 @@ export function writeTransportHeaders(
   }
 }
 
+const FASTIFY_HEADERS: HeaderAccess<FastifyReply> = {
+  get: (reply, name) => reply.getHeader(name),
+  set: (reply, name, value) => void reply.header(name, value),
+  remove: (reply, name) => void reply.removeHeader(name),
+};
+
 function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  void reply.header('Cache-Control', 'private, no-cache');
-  let etag = reply.getHeader('etag') as string | undefined;
-  if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-    etag = etagForBody(payload);
-    void reply.header('ETag', etag);
+  if (!revalidate(FASTIFY_HEADERS, reply, payload, request.headers['if-none-match'])) {
+    return payload;
   }
-  if (etag && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-    void reply.code(304);
-    void reply.removeHeader('Content-Type');
-    void reply.removeHeader('Content-Length');
-    // a file's stream (the docs UI's) is open already: closed, not left to hold its handle
-    if (payload instanceof Readable) payload.destroy();
-    return '';
-  }
-  return payload;
+  void reply.code(304);
+  // a file's stream (the docs UI's) is open already: closed, not left to hold its handle
+  if (payload instanceof Readable) payload.destroy();
+  return '';
 }
 
 /**
