@@ -1,5 +1,5 @@
 import { getMetadataStorage, ValidationError, ValidationTypes } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { Constructor, validationMetadataOf } from './validation-metadata';
 
 /** A string bound to check again: the property, its most code points, whether per item. */
 interface Bound {
@@ -12,8 +12,6 @@ interface Shape {
   bounds: Bound[];
   nested: string[];
 }
-
-type Constructor = abstract new (...args: never[]) => unknown;
 
 const shapes = new WeakMap<Constructor, Shape>();
 
@@ -61,14 +59,8 @@ function shapeOf(target: Constructor): Shape {
   let shape = shapes.get(target);
   if (shape) return shape;
   const storage = getMetadataStorage();
-  const metadata: ValidationMetadata[] = storage.getTargetValidationMetadatas(
-    target,
-    '',
-    true,
-    false,
-  );
   shape = { bounds: [], nested: [] };
-  for (const m of metadata) {
+  for (const m of validationMetadataOf(target)) {
     if (m.type === ValidationTypes.NESTED_VALIDATION) {
       if (!shape.nested.includes(m.propertyName)) shape.nested.push(m.propertyName);
       continue;

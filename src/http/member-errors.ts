@@ -1,13 +1,12 @@
 import { getMetadataStorage, ValidationError } from 'class-validator';
 import type { ConstraintMetadata } from 'class-validator/types/metadata/ConstraintMetadata';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { Constructor, validationMetadataOf } from './validation-metadata';
 
 interface EachRule {
   metadata: ValidationMetadata;
   constraint: ConstraintMetadata;
 }
-
-type Constructor = abstract new (...args: never[]) => unknown;
 
 const rules = new WeakMap<Constructor, Map<string, EachRule[]>>();
 
@@ -70,7 +69,7 @@ function rulesOf(object: object, property: string): EachRule[] {
   if (!byProperty) {
     byProperty = new Map();
     const storage = getMetadataStorage();
-    for (const metadata of storage.getTargetValidationMetadatas(target, '', true, false)) {
+    for (const metadata of validationMetadataOf(target)) {
       if (!metadata.each || !metadata.constraintCls) continue;
       for (const constraint of storage.getTargetValidatorConstraints(metadata.constraintCls)) {
         const list = byProperty.get(metadata.propertyName) ?? [];
