@@ -21,6 +21,7 @@ import { requestIdFor } from './http/request-id';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
 import { registerSecurityHeaders } from './http/security-headers';
+import { answerUnmatchedBeforeBody } from './http/unmatched-routes';
 import { appLogger, createLogger, LogDestination, requestLogging } from './logging';
 import { Metrics } from './metrics/metrics';
 import { registerMetricsHooks } from './metrics/metrics.hooks';
@@ -105,6 +106,8 @@ export async function createApp(
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });
   // The built-in authorization server on /oauth, after the CORS and security-header hooks.
   app.get(OAuthServer).attach(fastify);
+  // after the OAuth server's hook, which takes /oauth and /.well-known over
+  answerUnmatchedBeforeBody(fastify);
   registerRateLimitHooks(fastify, app.get(RateLimiter), config);
   // request count and latency by route pattern and status, for GET /metrics
   registerMetricsHooks(fastify, app.get(Metrics));

@@ -104,6 +104,46 @@ describe('unknown routes and methods', () => {
     expect(allowed).not.toContain('POST');
   });
 
+  const OVER_THE_BODY_LIMIT = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
+  it.each([
+    ['PATCH /api/v1/products', 'a text/plain body (415)', 'text/plain', 'x', 405],
+    ['PUT /api/v1/orders', 'malformed JSON (400)', 'application/json', '{bad', 405],
+    [
+      'PUT /api/v1/products',
+      'a body over the limit (413)',
+      'application/json',
+      OVER_THE_BODY_LIMIT,
+      405,
+    ],
+    ['POST /api/v1/nope', 'a text/plain body (415)', 'text/plain', 'x', 404],
+    ['POST /api/v1/nope', 'malformed JSON (400)', 'application/json', '{x', 404],
+    [
+      'POST /api/v1/nope',
+      'a body over the limit (413)',
+      'application/json',
+      OVER_THE_BODY_LIMIT,
+      404,
+    ],
+    ['QUERY /api/v1/products', 'no Content-Type (400)', undefined, undefined, 405],
+  ])(
+    'answers %s with %s by its route, before the body',
+    async (request, _refusal, contentType, body, status) => {
+      const [method, path] = request.split(' ');
+      const response = await api.request(method, path, {
+        rawBody: body,
+        headers: contentType ? { 'Content-Type': contentType } : {},
+      });
+
+      if (status === 404) {
+        expectProblem(response, 404, 'not_found');
+        expect(response.headers.has('allow')).toBe(false);
+      } else {
+        expectProblem(response, 405, 'method_not_allowed');
+        expect(response.headers.get('allow')).toMatch(/GET/);
+      }
+    },
+  );
+
   it('answers an unsupported method on a public path with 405 before asking for credentials', async () => {
     const response = await api.request('DELETE', '/health/live', { auth: false });
 

@@ -223,6 +223,29 @@ describe('with API_V1_SUNSET=2027-06-30', () => {
     expectDeprecated(read);
   });
 
+  it('links a v1 resource to the same resource under v2 as its successor, which answers', async () => {
+    const created = await sunsetApi.post('/api/v1/products', productBody());
+
+    const read = await sunsetApi.get(`/api/v1/products/${created.body.id}`);
+    const successor = /<([^>]+)>;\s*rel="successor-version"/.exec(
+      read.headers.get('link') ?? '',
+    )?.[1];
+
+    expect(new URL(successor as string).pathname).toBe(`/api/v2/products/${created.body.id}`);
+    const answer = await sunsetApi.get(new URL(successor as string).pathname);
+    expect(answer.status).toBe(200);
+    expect(answer.body.id).toBe(created.body.id);
+  });
+
+  it('names the v2 collection, without the v1 query, as the successor of a v1 page', async () => {
+    const response = await sunsetApi.get('/api/v1/products?limit=1&page=2');
+
+    const successor = /<([^>]+)>;\s*rel="successor-version"/.exec(
+      response.headers.get('link') ?? '',
+    )?.[1];
+    expect(successor).toBe(`${sunsetApi.baseUrl}/api/v2/products`);
+  });
+
   it('keeps the pagination links of a v1 collection next to the deprecation links', async () => {
     await sunsetApi.post('/api/v1/products', productBody({ category: 'sunset-list' }));
     await sunsetApi.post('/api/v1/products', productBody({ category: 'sunset-list' }));

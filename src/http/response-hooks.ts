@@ -94,8 +94,11 @@ function addDeprecation(
   const origin = baseUrl(request, config.publicUrl);
   void reply.header('Deprecation', `@${Math.floor(V1_DEPRECATED_AT.getTime() / 1000)}`);
   void reply.header('Sunset', sunset.toUTCString());
+  // the same resource under v2 (both versions serve the same paths); the query is left
+  // out, as v1's may hold what v2 refuses (`page`)
+  const successor = `/api/v2${request.url.split('?')[0].slice('/api/v1'.length)}`;
   const links = [
-    `<${origin}/api/v2>; rel="successor-version"`,
+    `<${origin}${successor}>; rel="successor-version"`,
     `<${origin}/docs/changelog>; rel="deprecation"; type="text/html"`,
   ];
   const existing = reply.getHeader('link');

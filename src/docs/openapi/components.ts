@@ -124,7 +124,7 @@ export const HEADERS: Json = {
   },
   Link: {
     description:
-      'RFC 8288 links: `rel="next"` and `rel="prev"` on a collection page (the URLs of `pagination`); on /api/v1 once API_V1_SUNSET is set, also `rel="successor-version"` and `rel="deprecation"`.',
+      'RFC 8288 links: `rel="next"` and `rel="prev"` on a collection page (the URLs of `pagination`); on /api/v1 once API_V1_SUNSET is set, also `rel="successor-version"` (the same path under /api/v2) and `rel="deprecation"`.',
     // the next and prev links, and v1's two short deprecation links
     schema: { type: 'string', maxLength: 2 * MAX_LINK_LENGTH + 1024, pattern: '^<[^>]+>' },
   },
