@@ -93,6 +93,50 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
+  it.each([
+    ['malformed JSON (400)', '{"customerId":', 400],
+    ['a body nested deeper than 32 levels (422)', `${'['.repeat(40)}${']'.repeat(40)}`, 422],
+  ])(
+    'does not store an answer the JSON parser gave before the operation ran: %s',
+    async (_, refusedBody, status) => {
+      const product = await stockedProduct(api, 10);
+      const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+      const key = randomUUID();
+
+      const refused = await api.request('POST', '/api/v1/orders', {
+        rawBody: refusedBody,
+        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      });
+      const corrected = await api.post('/api/v1/orders', body, withKey(key));
+
+      expect(refused.status).toBe(status);
+      expect(corrected.status).toBe(201);
+      expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+      expect(await ordersOf(body.customerId)).toHaveLength(1);
+    },
+  );
+
+  it('stores the 422 of an invalid field value, the answer of the operation itself', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+
+    const refused = await api.post(
+      '/api/v1/orders',
+      { ...body, lines: [{ sku: product.sku, quantity: 0 }] },
+      withKey(key),
+    );
+    const retry = await api.post(
+      '/api/v1/orders',
+      { ...body, lines: [{ sku: product.sku, quantity: 0 }] },
+      withKey(key),
+    );
+
+    expectProblem(refused, 422, 'validation_failed');
+    expect(retry.status).toBe(422);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('answers 422 idempotency_key_reused for the same key on another path', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);
