@@ -6,7 +6,7 @@ import { ApiKeysRepository } from '../src/auth/api-keys/api-keys.repository';
 import { createProduct } from './support/factories';
 import { addressBody, customerIdFor } from './support/order-factories';
 import { expectProblem, fieldsOf } from './support/problem';
-import { RequestOptions, startTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, RequestOptions, startTestApp, TestApp } from './support/test-app';
 
 /**
  * API.md §2, §3 `/api-keys`, §8: keys shown once and stored hashed, revocation that takes
@@ -360,6 +360,40 @@ describe('usage', () => {
       404,
       'not_found',
     );
+  });
+});
+
+describe('the bootstrap key', () => {
+  const bootstrapRow = async () => {
+    const rows: { prefix: string; version: number }[] = await api.app
+      .get(DataSource)
+      .query('SELECT prefix, version FROM api_keys WHERE key_hash = $1', [sha256(ADMIN_KEY)]);
+    return rows[0];
+  };
+
+  it('shows four characters of a key the operator chose, not ten', async () => {
+    const response = await api.get('/api/v1/api-keys?limit=100');
+
+    const bootstrap = (response.body.data as CreatedKey[]).find((k) => k.name === 'bootstrap');
+    expect(bootstrap?.prefix).toBe(ADMIN_KEY.slice(0, 4));
+  });
+
+  it('gives a key stored with a longer prefix the short one at start-up, as a change', async () => {
+    await api.app
+      .get(DataSource)
+      .query('UPDATE api_keys SET prefix = $1 WHERE key_hash = $2', [
+        ADMIN_KEY.slice(0, 10),
+        sha256(ADMIN_KEY),
+      ]);
+    const before = await bootstrapRow();
+    const keys = api.app.get(ApiKeysRepository);
+
+    await keys.ensure(ADMIN_KEY, 'bootstrap', 'admin');
+    const after = await bootstrapRow();
+    await keys.ensure(ADMIN_KEY, 'bootstrap', 'admin');
+
+    expect(after).toEqual({ prefix: ADMIN_KEY.slice(0, 4), version: before.version + 1 });
+    expect(await bootstrapRow()).toEqual(after);
   });
 });
 

@@ -11,5 +11,10 @@ export const API_KEY_PATTERN = /^coa_[A-Za-z0-9_-]{43}$/;
 /** A new key: recognisable prefix, 256 random bits. */
 export const generateApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');
 
-/** What is shown of a key after creation. */
-export const displayPrefix = (key: string): string => key.slice(0, KEY_PREFIX.length + 6);
+/**
+ * What is shown of a key after creation: `coa_` and six of its 256 random bits' characters.
+ * A key the operator chose (BOOTSTRAP_API_KEY, at least 16 characters, maybe far less
+ * random) shows its first four only, so the listing gives away little of the secret.
+ */
+export const displayPrefix = (key: string): string =>
+  key.slice(0, API_KEY_PATTERN.test(key) ? KEY_PREFIX.length + 6 : 4);

@@ -51,21 +51,20 @@ export class ApiKeysRepository {
       .getOne();
   }
 
-  /** Inserts the key unless one with the same hash exists; safe for instances booting together. */
+  /**
+   * Inserts the key unless one with the same hash exists; safe for instances booting
+   * together. An existing one gets today's display prefix (earlier releases showed more).
+   */
   async ensure(key: string, name: string, role: Role): Promise<void> {
-    await this.keys
-      .createQueryBuilder()
-      .insert()
-      .values({
-        id: uuidv7(),
-        name,
-        prefix: displayPrefix(key),
-        keyHash: hashApiKey(key),
-        role,
-        customerId: null,
-      })
-      .orIgnore()
-      .execute();
+    // a changed prefix is a change like any other: version and updatedAt move with it
+    await this.keys.query(
+      `INSERT INTO api_keys (id, name, prefix, key_hash, role, customer_id)
+       VALUES ($1, $2, $3, $4, $5, NULL)
+       ON CONFLICT (key_hash) DO UPDATE
+         SET prefix = EXCLUDED.prefix, version = api_keys.version + 1, updated_at = now()
+         WHERE api_keys.prefix <> EXCLUDED.prefix`,
+      [uuidv7(), name, displayPrefix(key), hashApiKey(key), role],
+    );
   }
 
   async insert(key: Omit<ApiKeyEntity, 'version' | 'createdAt' | 'updatedAt' | 'revokedAt'>) {
