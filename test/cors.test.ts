@@ -93,6 +93,8 @@ describe('an allowed origin', () => {
           'Link',
           'RateLimit',
           'RateLimit-Policy',
+          'WWW-Authenticate',
+          'Allow',
           'X-RateLimit-Limit',
           'X-RateLimit-Remaining',
           'X-RateLimit-Reset',

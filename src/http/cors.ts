@@ -31,6 +31,9 @@ export const CORS_EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Idempotent-Replayed',
+  // what a browser client needs to act on a 401 (which credential, RFC 6750 error) and a 405
+  'WWW-Authenticate',
+  'Allow',
 ];
 
 /**
