@@ -127,6 +127,8 @@ export async function createApp(
         { url: '/docs/v1/openapi.json', name: 'v1 (deprecated when API_V1_SUNSET is set)' },
       ],
       persistAuthorization: true,
+      // no badge from validator.swagger.io: another host, which the docs' CSP blocks
+      validatorUrl: null,
       // "Authorize" signs in at the built-in server as its docs client, with PKCE
       initOAuth: { clientId: DOCS_CLIENT_ID, usePkceWithAuthorizationCodeGrant: true },
       ...(config.publicUrl ? { oauth2RedirectUrl: docsRedirectUri(config.publicUrl) } : {}),

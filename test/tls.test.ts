@@ -205,5 +205,7 @@ describe('security headers over plain HTTP', () => {
     }
     const init = await plain.get('/docs/swagger-ui-init.js', { auth: false });
     expect(init.status).toBe(200);
+    // the UI's online validator badge would load validator.swagger.io, which the policy blocks
+    expect(init.text).toMatch(/"validatorUrl":\s*null/);
   });
 });
