@@ -137,6 +137,16 @@ describe('discovery', () => {
     );
   });
 
+  it('advertises the permissions operations require as scopes, and no other', async () => {
+    const response = await api.get('/.well-known/oauth-authorization-server', { auth: false });
+
+    expect(response.body.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'events:read', 'webhook-endpoints:write']),
+    );
+    // the events feed has no write operation
+    expect(response.body.scopes_supported).not.toContain('events:write');
+  });
+
   it('publishes public signing keys only', async () => {
     const response = await api.get('/oauth/jwks', { auth: false });
 
@@ -304,6 +314,54 @@ describe('client credentials', () => {
     expect((await api.get('/api/v1/products', bearer(tokens.access_token))).status).toBe(200);
     const write = await api.post('/api/v1/products', { sku: 'X' }, bearer(tokens.access_token));
     expect(write.status).toBe(403);
+  });
+
+  it("gives a token request without scope the client's registered scopes (RFC 6749 §3.3)", async () => {
+    const registered = await createClient({
+      public: false,
+      redirectUris: [],
+      scopes: ['products:read', 'orders:read'],
+    });
+    const basic = Buffer.from(`${registered.clientId}:${registered.clientSecret}`).toString(
+      'base64',
+    );
+
+    const response = await fetch(`${api.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Basic ${basic}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+
+    expect(response.status).toBe(200);
+    const tokens = (await response.json()) as { access_token: string; scope?: string };
+    expect(tokens.scope).toBe('products:read orders:read');
+    expect(decodeJwt(tokens.access_token)).toMatchObject({
+      client_id: registered.clientId,
+      scope: 'products:read orders:read',
+    });
+    expect((await api.get('/api/v1/orders', bearer(tokens.access_token))).status).toBe(200);
+  });
+
+  it('still serves a client registered with events:write, which grants nothing', async () => {
+    const registered = await createClient({
+      public: false,
+      redirectUris: [],
+      scopes: ['events:read', 'events:write'],
+    });
+    const config = await discover(
+      registered.clientId,
+      client.ClientSecretBasic(registered.clientSecret),
+    );
+
+    const tokens = await client.clientCredentialsGrant(config, {
+      scope: 'events:read events:write',
+    });
+
+    expect(decodeJwt(tokens.access_token).scope).toBe('events:read');
+    expect((await api.get('/api/v1/events', bearer(tokens.access_token))).status).toBe(200);
   });
 
   it('refuses a wrong client secret', async () => {

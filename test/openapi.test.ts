@@ -112,6 +112,25 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
     }
   });
 
+  it('declares the code and client credentials flows, each with exactly the scopes operations require', () => {
+    const used = new Set<string>();
+    for (const { operation } of operations(doc())) {
+      for (const requirement of (operation.security ?? []) as Json[]) {
+        for (const scope of (requirement.OAuth2 ?? []) as string[]) used.add(scope);
+      }
+    }
+    const { flows } = doc().components.securitySchemes.OAuth2;
+
+    expect(Object.keys(flows).sort()).toEqual(['authorizationCode', 'clientCredentials']);
+    expect(flows.clientCredentials).toMatchObject({
+      tokenUrl: '/oauth/token',
+      refreshUrl: '/oauth/token',
+    });
+    for (const flow of Object.values<Json>(flows)) {
+      expect(Object.keys(flow.scopes).sort()).toEqual([...used].sort());
+    }
+  });
+
   it('documents every operation with its security, success and problem answers', () => {
     for (const { path, method, operation } of operations(doc())) {
       const responses = operation.responses as Json;

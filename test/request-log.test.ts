@@ -156,6 +156,24 @@ describe('request log', () => {
     expect(found[0]).toMatchObject({ level: 30, statusCode: 200, method: 'GET' });
   });
 
+  it.each([
+    ['GET', '/oauth/jwks', 200],
+    ['GET', '/.well-known/oauth-authorization-server?probe=1', 200],
+    ['GET', '/.well-known/oauth-authorization-server/oauth', 200],
+    ['DELETE', '/oauth/jwks', 405],
+    ['GET', '/oauth/nope', 404],
+  ])(
+    'logs %s %s as the client sent it, not as the authorization server rewrote it',
+    async (method, url, status) => {
+      const response = await api.request(method, url, { auth: false });
+
+      expect(response.status).toBe(status);
+      const found = await linesOf(response.headers.get('x-request-id'));
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ method, url, statusCode: status });
+    },
+  );
+
   it('logs a server error at error level with the error', async () => {
     const product = await createProduct(api);
     jest

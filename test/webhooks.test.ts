@@ -360,6 +360,59 @@ describe('delivering', () => {
     expect((await endpoint_(endpoint.id)).failingSince).toBeNull();
   });
 
+  it('bumps version, ETag and updatedAt when a failure sets failingSince and a success clears it, not on a repeat failure', async () => {
+    let healthy = false;
+    receiver.script('/r/streak', () => (healthy ? { status: 200 } : { status: 500 }));
+    const endpoint = await register('/r/streak', ['order.created']);
+    const path = `/api/v1/webhook-endpoints/${endpoint.id}`;
+    const before = await api.get(path);
+    expect(before.headers.get('etag')).toBe('"1"');
+
+    await placeOrder();
+    await deliverUntil(() => receiver.receipts('/r/streak').length === 1);
+
+    // the failure set failingSince: a change, so the cached copy is stale
+    const failing = await api.get(path, { headers: { 'If-None-Match': '"1"' } });
+    expect(failing.status).toBe(200);
+    expect(failing.headers.get('etag')).toBe('"2"');
+    expect(failing.body).toMatchObject({ failingSince: expect.any(String), version: 2 });
+    expect(new Date(failing.body.updatedAt).getTime()).toBeGreaterThan(
+      new Date(before.body.updatedAt).getTime(),
+    );
+    // an admin's If-Match from before the worker's change is stale now
+    expectProblem(
+      await api.request('PATCH', path, {
+        body: { description: 'stale' },
+        headers: { 'If-Match': '"1"' },
+      }),
+      412,
+      'precondition_failed',
+    );
+
+    // a second failure continues the streak: failingSince stays, and so does the version
+    await deliverUntil(() => receiver.receipts('/r/streak').length === 2);
+    const still = await api.get(path, { headers: { 'If-None-Match': '"2"' } });
+    expect(still.status).toBe(304);
+    expect((await api.get(path)).body).toMatchObject({
+      failingSince: failing.body.failingSince,
+      version: 2,
+    });
+
+    healthy = true;
+    await deliverUntil(() => receiver.receipts('/r/streak').length === 3);
+    const recovered = await api.get(path, { headers: { 'If-None-Match': '"2"' } });
+    expect(recovered.status).toBe(200);
+    expect(recovered.headers.get('etag')).toBe('"3"');
+    expect(recovered.body).toMatchObject({ failingSince: null, version: 3 });
+    // a PATCH with the current If-Match still goes through
+    const patched = await api.request('PATCH', path, {
+      body: { description: 'fresh' },
+      headers: { 'If-Match': '"3"' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ description: 'fresh', version: 4 });
+  });
+
   it('gives up after the schedule (dead), and a manual retry sends it again', async () => {
     let healthy = false;
     receiver.script('/r/down', () => (healthy ? { status: 200 } : { status: 503 }));

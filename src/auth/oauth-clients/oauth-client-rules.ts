@@ -8,6 +8,20 @@ export const ALL_PERMISSIONS: Permission[] = RESOURCES.flatMap((resource) => [
   `${resource}:write` as const,
 ]);
 
+/**
+ * The scopes the authorization server's discovery and the OpenAPI documents advertise,
+ * and the only ones a token can carry: the permissions some operation requires.
+ * `events:write` is not one: the events feed is written by the service alone and has
+ * no write operation. A registration may still name it, as it always could (refusing it
+ * now would break clients within the version), but it grants nothing.
+ */
+export const GRANTABLE_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter(
+  (permission) => permission !== 'events:write',
+);
+
+export const isGrantable = (scope: string): boolean =>
+  (GRANTABLE_PERMISSIONS as string[]).includes(scope);
+
 export const MAX_REDIRECT_URIS = 10;
 
 /**

@@ -1,5 +1,9 @@
 import type { ClientMetadata } from 'oidc-provider';
-import { ALL_PERMISSIONS, grantTypesOf } from '../oauth-clients/oauth-client-rules';
+import {
+  GRANTABLE_PERMISSIONS,
+  grantTypesOf,
+  isGrantable,
+} from '../oauth-clients/oauth-client-rules';
 import type { OAuthClientEntity } from '../oauth-clients/oauth-client.entity';
 import { SIGNING_ALG } from './signing-keys';
 
@@ -32,7 +36,8 @@ export function clientMetadata(client: OAuthClientEntity): ClientMetadata {
     redirect_uris: client.redirectUris,
     grant_types: grantTypes,
     response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
-    scope: [...OIDC_SCOPES, ...client.scopes].join(' '),
+    // oidc-provider refuses to load a client with a scope it does not know (events:write)
+    scope: [...OIDC_SCOPES, ...client.scopes.filter(isGrantable)].join(' '),
     id_token_signed_response_alg: SIGNING_ALG,
     ...(client.public
       ? { token_endpoint_auth_method: 'none' }
@@ -51,7 +56,7 @@ export function docsClientMetadata(origin: string): ClientMetadata {
     redirect_uris: [docsRedirectUri(origin), `${origin}${DOCS_FALLBACK_REDIRECT_PATH}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    scope: [...OIDC_SCOPES, ...ALL_PERMISSIONS].join(' '),
+    scope: [...OIDC_SCOPES, ...GRANTABLE_PERMISSIONS].join(' '),
     token_endpoint_auth_method: 'none',
     id_token_signed_response_alg: SIGNING_ALG,
   };

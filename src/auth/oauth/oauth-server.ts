@@ -2,16 +2,18 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Provider } from 'oidc-provider';
+import type { Provider } from 'oidc-provider';
 import { AppConfig } from '../../config/app-config';
 import { baseUrl } from '../../http/base-url';
 import { conditionalRawGet } from '../../http/raw-conditional-get';
 import { recordServerError } from '../../http/request-log';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
+import { ApiProvider } from './api-provider';
 import { LoginInteraction } from './login-interaction';
 import { DOCS_FALLBACK_REDIRECT_PATH } from './oauth-client-metadata';
 import { postgresAdapter } from './oauth-adapter';
+import { apiEdges, type SentRequest } from './oauth-routes';
 import { OAuthPayloadsRepository } from './oauth-payloads.repository';
 import { builtInIssuer, OAUTH_PATH } from './oauth-urls';
 import { providerConfiguration } from './provider-configuration';
@@ -50,6 +52,7 @@ interface Origin {
 export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(OAuthServer.name);
   private readonly origins = new Map<string, Origin>();
+  private readonly sentRequests = new WeakMap<IncomingMessage, SentRequest>();
   private cookieKeys: string[] = [];
   private purgeTimer: NodeJS.Timeout | undefined;
 
@@ -126,6 +129,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       if (req.method === 'POST' && isLogin) return login.login(req, res, uid, request.ip);
     }
     const query = req.url?.slice(path.length) ?? '';
+    // restored by apiEdges once oidc-provider is done with the rewritten one below
+    this.sentRequests.set(req, { url: req.url ?? path, id: String(request.id) });
     // oidc-provider works out its mount point from originalUrl minus url (as under express)
     req.originalUrl = wellKnown
       ? `${OAUTH_PATH}/.well-known/openid-configuration${query}`
@@ -153,7 +158,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   }
 
   private create(origin: string): Origin {
-    const provider = new Provider(
+    const provider = new ApiProvider(
       builtInIssuer(origin),
       providerConfiguration({
         origin,
@@ -165,6 +170,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     );
     // Believe X-Forwarded-* exactly when Fastify does (TRUST_PROXY); Koa knows only on/off.
     provider.proxy = this.config.trustProxy !== false;
+    provider.use(apiEdges(origin, (req) => this.sentRequests.get(req)));
     compareHashedClientSecrets(provider);
     provider.on('server_error', (_ctx: unknown, error: unknown) => {
       this.logger.error({ err: error }, 'OAuth server error');

@@ -1,5 +1,6 @@
 import type {
   AccessToken,
+  Client,
   ClientCredentials,
   Configuration,
   KoaContextWithOIDC,
@@ -8,7 +9,7 @@ import type {
 import { errors } from 'oidc-provider';
 import type { UsersService } from '../users/users.service';
 import { errorPage } from './login-page';
-import { ALL_PERMISSIONS } from '../oauth-clients/oauth-client-rules';
+import { GRANTABLE_PERMISSIONS } from '../oauth-clients/oauth-client-rules';
 import { docsClientMetadata, OIDC_SCOPES } from './oauth-client-metadata';
 import { apiAudience, OAUTH_PATH } from './oauth-urls';
 import { SIGNING_ALG } from './signing-keys';
@@ -20,6 +21,10 @@ const REFRESH_TOKEN_TTL_S = 14 * 24 * 3600;
 const SESSION_TTL_S = 8 * 3600;
 
 const PERMISSION_SCOPE = /^[a-z-]+:(read|write)$/;
+
+/** The permissions among a client's registered scopes (the rest are OpenID's). */
+export const permissionScopesOf = (client: Pick<Client, 'scope'>): string[] =>
+  (client.scope ?? '').split(' ').filter((s) => PERMISSION_SCOPE.test(s));
 
 /**
  * The roles a client-credentials token acts with. Such a token has no user: the client acts
@@ -93,8 +98,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource, client) => {
           if (resource !== audience) throw new errors.InvalidTarget();
-          const allowed = (client.scope ?? '').split(' ').filter((s) => PERMISSION_SCOPE.test(s));
-          return resourceServer(allowed);
+          return resourceServer(permissionScopesOf(client));
         },
       },
     },
@@ -112,7 +116,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     claims: { openid: ['sub'], email: ['email'] },
     // The permissions are scopes of this API (the resource server) and are listed too, so
     // discovery advertises them and a client asking for one it was not given is refused.
-    scopes: [...OIDC_SCOPES, ...ALL_PERMISSIONS],
+    scopes: [...OIDC_SCOPES, ...GRANTABLE_PERMISSIONS],
     interactions: {
       url: (_ctx, interaction) => interactionPath(interaction.uid),
     },

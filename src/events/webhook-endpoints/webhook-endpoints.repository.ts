@@ -82,10 +82,17 @@ export class WebhookEndpointsRepository {
     return deleted !== null;
   }
 
-  /** A successful attempt ends a failing streak. */
+  /**
+   * A successful attempt ends a failing streak. `failingSince` is part of the resource,
+   * so clearing it is a change: version and updatedAt move with it (API.md §3), or a
+   * client's If-None-Match would keep answering 304 with the old value. A success on an
+   * endpoint that was not failing changes nothing, and the version stays.
+   */
   async markHealthy(manager: EntityManager, id: string): Promise<void> {
     await manager.query(
-      `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+      `UPDATE webhook_endpoints
+       SET failing_since = NULL, version = version + 1, updated_at = now()
+       WHERE id = $1 AND failing_since IS NOT NULL`,
       [id],
     );
   }
@@ -93,6 +100,10 @@ export class WebhookEndpointsRepository {
   /**
    * A failed attempt starts a failing streak, or continues it; a streak as long as
    * `disableAfterSeconds` disables the endpoint. True when this call disabled it.
+   * Starting a streak bumps version and updatedAt like any change (see markHealthy);
+   * continuing one changes nothing visible, so it does not. Both statements cannot
+   * apply in one call: a streak that starts now is younger than the 1 s minimum of
+   * WEBHOOK_DISABLE_AFTER_S, so the version grows by one per call at most.
    */
   async markFailing(
     manager: EntityManager,
@@ -100,7 +111,9 @@ export class WebhookEndpointsRepository {
     disableAfterSeconds: number,
   ): Promise<boolean> {
     await manager.query(
-      `UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL`,
+      `UPDATE webhook_endpoints
+       SET failing_since = now(), version = version + 1, updated_at = now()
+       WHERE id = $1 AND failing_since IS NULL`,
       [id],
     );
     const disabled = rowsOf(

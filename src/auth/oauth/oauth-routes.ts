@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import type { Provider } from 'oidc-provider';
+import { Problem } from '../../http/problem';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problem-response';
+
+/**
+ * The paths the authorization server serves, as oidc-provider sees them (under its mount
+ * point, the root discovery paths mapped to its own), with their methods: what
+ * oidc-provider registers for the features provider-configuration.ts enables
+ * (lib/helpers/initialize_app.js; a GET route answers HEAD too, a CORS-enabled one
+ * OPTIONS), and the sign-in interaction, which login-interaction.ts serves. Used only to
+ * tell a wrong method (405 with `Allow`) from an unknown path (404) once oidc-provider
+ * has matched no route, so a route missing here is still served; test/oauth-routes.test.ts
+ * checks every entry against oidc-provider.
+ */
+const ROUTES: { path: RegExp; methods: string[] }[] = [
+  { path: /^\/auth$/, methods: ['GET', 'HEAD'] },
+  // an authorization request resumed after the sign-in
+  { path: /^\/auth\/[^/]+$/, methods: ['GET', 'HEAD'] },
+  { path: /^\/token$/, methods: ['OPTIONS', 'POST'] },
+  { path: /^\/token\/revocation$/, methods: ['OPTIONS', 'POST'] },
+  { path: /^\/jwks$/, methods: ['GET', 'HEAD', 'OPTIONS'] },
+  // pushed authorization requests (RFC 9126), on by default in oidc-provider
+  { path: /^\/request$/, methods: ['OPTIONS', 'POST'] },
+  // registered whether or not logout is enabled
+  { path: /^\/session\/end\/confirm$/, methods: ['POST'] },
+  {
+    path: /^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/,
+    methods: ['GET', 'HEAD', 'OPTIONS'],
+  },
+  { path: /^\/interaction\/[^/]+$/, methods: ['GET'] },
+  { path: /^\/interaction\/[^/]+\/login$/, methods: ['POST'] },
+];
+
+/**
+ * The methods served on `path` (as oidc-provider sees it), sorted; empty when none is.
+ * Compared as oidc-provider's router does: without case, one trailing slash ignored.
+ */
+export function oauthMethodsOf(path: string): string[] {
+  const folded = (path.length > 1 ? path.replace(/\/$/, '') : path).toLowerCase();
+  return ROUTES.find((route) => route.path.test(folded))?.methods ?? [];
+}
+
+/** The request as the client sent it, before oidc-provider's rewrite of `req.url`. */
+export interface SentRequest {
+  url: string;
+  id: string;
+}
+
+type Middleware = Parameters<Provider['use']>[0];
+
+/**
+ * oidc-provider middleware that makes its edges look like the rest of the API (API.md §1).
+ * A request it has no route for would get Koa's plain-text "Not Found"; it gets the 404
+ * problem instead, or a 405 problem with `Allow` when the path takes other methods. And
+ * once oidc-provider is done, `req.url` is what the client sent again: it routes on a
+ * rewritten one (the mount point cut off, root discovery paths mapped to its own), and
+ * the request's log line, written when the answer ends, shows `req.url`.
+ */
+export function apiEdges(
+  origin: string,
+  sentRequestOf: (req: IncomingMessage) => SentRequest | undefined,
+): Middleware {
+  return async (ctx, next) => {
+    const sent = sentRequestOf(ctx.req);
+    try {
+      await next();
+      // oidc-provider gives a request an `oidc` context when one of its routes matches
+      if (sent && !('oidc' in ctx) && ctx.status === 404 && ctx.body === undefined) {
+        const problem = unmatched(ctx.method, sent.url, oauthMethodsOf(ctx.path));
+        ctx.status = problem.status;
+        ctx.set(problem.headers);
+        ctx.set('Content-Type', PROBLEM_CONTENT_TYPE);
+        ctx.body = Buffer.from(JSON.stringify(problemBody(problem, sent, origin)));
+      }
+    } finally {
+      if (sent) ctx.req.url = sent.url;
+    }
+  };
+}
+
+/** The answers ProblemFilter gives to an unmatched API route, in the same words. */
+function unmatched(method: string, url: string, allowed: string[]): Problem {
+  if (allowed.length === 0) {
+    return new Problem('not_found', `No route matches ${method} ${url.split('?')[0]}.`);
+  }
+  return new Problem(
+    'method_not_allowed',
+    `${method} is not supported here; use ${allowed.join(', ')}.`,
+    undefined,
+    { Allow: allowed.join(', ') },
+  );
+}

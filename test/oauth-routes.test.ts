@@ -1,0 +1,111 @@
+import { oauthMethodsOf } from '../src/auth/oauth/oauth-routes';
+import { expectProblem, PROBLEM_CONTENT_TYPE } from './support/problem';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * API.md §1 at the built-in authorization server's edges: an unknown path under /oauth
+ * is the API's 404 problem, and a known /oauth or /.well-known path under a method it
+ * does not take is a 405 problem with `Allow`, as on every other path (oidc-provider
+ * alone would answer a plain-text "Not Found").
+ */
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+let api: TestApp;
+
+beforeAll(async () => {
+  api = await startTestApp();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const allowOf = (response: { headers: Headers }) => response.headers.get('allow');
+
+it.each([
+  ['GET', '/oauth/nope'],
+  ['GET', '/oauth'],
+  ['POST', '/oauth/nope/deeper?x=1'],
+  ['DELETE', '/oauth/token/nope'],
+])(
+  'answers %s %s, which the authorization server does not serve, with the 404 problem',
+  async (method, path) => {
+    const response = await api.request(method, path, { auth: false });
+
+    const problem = expectProblem(response, 404, 'not_found');
+    expect(problem.instance).toBe(path.split('?')[0]);
+    expect(allowOf(response)).toBeNull();
+  },
+);
+
+it.each([
+  ['POST', '/.well-known/openid-configuration', 'GET, HEAD, OPTIONS'],
+  ['PUT', '/.well-known/oauth-authorization-server', 'GET, HEAD, OPTIONS'],
+  ['DELETE', '/.well-known/oauth-authorization-server/oauth', 'GET, HEAD, OPTIONS'],
+  ['DELETE', '/oauth/jwks', 'GET, HEAD, OPTIONS'],
+  ['PUT', '/oauth/token', 'OPTIONS, POST'],
+  ['GET', '/oauth/token', 'OPTIONS, POST'],
+  ['GET', '/oauth/token/revocation', 'OPTIONS, POST'],
+  ['POST', '/oauth/interaction/abc', 'GET'],
+  ['GET', '/oauth/interaction/abc/login', 'POST'],
+])('answers %s %s with the 405 problem and Allow: %s', async (method, path, allow) => {
+  const response = await api.request(method, path, { auth: false });
+
+  const problem = expectProblem(response, 405, 'method_not_allowed');
+  expect(problem.instance).toBe(path);
+  expect(allowOf(response)).toBe(allow);
+});
+
+it('answers HEAD on an unknown path with the 404 status and the problem type, no body', async () => {
+  const response = await api.request('HEAD', '/oauth/nope', { auth: false });
+
+  expect(response.status).toBe(404);
+  expect(response.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+  expect(response.text).toBe('');
+});
+
+describe('the methods table', () => {
+  // as the client sends them, and as oidc-provider sees them (mount point cut off, root
+  // discovery paths mapped to its own)
+  const PATHS: [string, string][] = [
+    ['/oauth/auth', '/auth'],
+    ['/oauth/auth/some-uid', '/auth/some-uid'],
+    ['/oauth/token', '/token'],
+    ['/oauth/token/revocation', '/token/revocation'],
+    ['/oauth/jwks', '/jwks'],
+    ['/oauth/request', '/request'],
+    ['/oauth/session/end/confirm', '/session/end/confirm'],
+    ['/oauth/.well-known/openid-configuration', '/.well-known/openid-configuration'],
+    ['/oauth/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server'],
+    ['/.well-known/openid-configuration', '/.well-known/openid-configuration'],
+    ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+    ['/.well-known/oauth-authorization-server/oauth', '/.well-known/openid-configuration'],
+    ['/oauth/interaction/some-uid', '/interaction/some-uid'],
+    ['/oauth/interaction/some-uid/login', '/interaction/some-uid/login'],
+  ];
+
+  it.each(PATHS)(
+    'matches what the server does on %s: its methods are served, any other is 405',
+    async (path, providerPath) => {
+      const allowed = oauthMethodsOf(providerPath);
+      expect(allowed.length).toBeGreaterThan(0);
+
+      for (const method of METHODS) {
+        const response = await api.request(method, path, { auth: false });
+        const ours =
+          [404, 405].includes(response.status) &&
+          PROBLEM_CONTENT_TYPE.test(response.headers.get('content-type') ?? '');
+        if (allowed.includes(method)) {
+          expect([method, ours]).toEqual([method, false]);
+        } else {
+          expect([method, response.status, allowOf(response)]).toEqual([
+            method,
+            405,
+            allowed.join(', '),
+          ]);
+        }
+      }
+    },
+  );
+});
