@@ -320,11 +320,22 @@ describe('offset pages (v1 only)', () => {
     expect(pages[4].body.pagination.next).toBeNull();
   });
 
-  it('answers a page past the end with no items and no next', async () => {
-    const response = await api.get(path(6));
+  it.each([[6], [9]])(
+    'answers page %s, past the end, with no items, no next, and the last page as prev',
+    async (page) => {
+      const response = await api.get(path(page));
 
-    expect(expectPage(response, WALKED, 10)).toEqual([]);
-    expect(response.body.pagination.next).toBeNull();
+      expect(expectPage(response, WALKED, 10)).toEqual([]);
+      expect(response.body.pagination.next).toBeNull();
+      expect(new URL(response.body.pagination.prev).searchParams.get('page')).toBe('5');
+    },
+  );
+
+  it('answers a page past the end of an empty list with page 1 as prev', async () => {
+    const response = await api.get(`/api/v1/products?category=none-${WALK_CATEGORY}&page=3`);
+
+    expect(response.body.data).toEqual([]);
+    expect(new URL(response.body.pagination.prev).searchParams.get('page')).toBe('1');
   });
 
   it.each([['0'], ['-1'], ['x'], ['0x2'], ['1e0'], ['%2B1'], ['1.0'], ['%201']])(

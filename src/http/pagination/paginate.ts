@@ -49,7 +49,8 @@ export async function paginate<E extends ObjectLiteral>(
       total,
       limit,
       page * limit < total ? { page: page + 1 } : null,
-      page > 1 ? { page: page - 1 } : null,
+      // past the end, the way back is the last page with items, not the empty one before
+      page > 1 ? { page: Math.min(page - 1, Math.max(1, Math.ceil(total / limit))) } : null,
       page,
     );
   }
