@@ -1,4 +1,12 @@
-import { ArrayMaxSize, IsIn, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsIn,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { Type } from 'class-transformer';
 import { Problem } from './problem';
 import { StrictValidationPipe } from './validation.pipe';
@@ -7,6 +15,12 @@ class Tag {
   @IsString()
   @MaxLength(3)
   name: string;
+}
+
+class Dated {
+  @Matches(/^\d{4}$/, { message: 'must be a year' })
+  @Length(4, 4, { message: 'must be a year' })
+  year: string;
 }
 
 class Tagged {
@@ -30,6 +44,19 @@ async function errorsFor(body: unknown): Promise<{ field: string; message: strin
   }
   throw new Error('accepted');
 }
+
+describe('StrictValidationPipe messages', () => {
+  it('says a message two rules of one field share once', async () => {
+    const pipe = new StrictValidationPipe();
+    const refusal = await pipe.transform({ year: 'x' }, { type: 'body', metatype: Dated }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(refusal).toBeInstanceOf(Problem);
+    expect((refusal as Problem).errors).toEqual([{ field: 'year', message: 'must be a year' }]);
+  });
+});
 
 describe('StrictValidationPipe names array members', () => {
   it('moves a per-member rule from the array to each member failing it', async () => {

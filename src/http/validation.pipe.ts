@@ -28,15 +28,16 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
       : prefix
         ? `${prefix}.${error.property}`
         : error.property;
-    const own = Object.values(error.constraints ?? {}).map((raw) => {
+    const messages = Object.values(error.constraints ?? {}).map((raw) => {
       const rewrite = MESSAGE_REWRITES.find(([pattern]) => pattern.test(raw));
-      const message = rewrite
+      return rewrite
         ? rewrite[1]
         : raw.startsWith(`${error.property} `)
           ? raw.slice(error.property.length + 1)
           : raw;
-      return { field, message };
     });
+    // two rules that say the same thing (one message for a shape and a calendar check) say it once
+    const own = [...new Set(messages)].map((message) => ({ field, message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }
