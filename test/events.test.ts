@@ -5,7 +5,7 @@ import {
   setOrderStatus,
   stockedProduct,
 } from './support/order-factories';
-import { expectProblem } from './support/problem';
+import { expectProblem, fieldsOf } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -73,6 +73,22 @@ describe('GET /events', () => {
 
     const future = await api.get(`/api/v1/events?createdFrom=2999-01-01T00:00:00Z`);
     expect(future.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it('takes createdFrom as RFC 3339 allows it (lower-case t and z, years before 100)', async () => {
+    const all = await api.get('/api/v1/events?limit=100');
+
+    for (const since of ['2000-01-01t00:00:00z', '0050-06-01T00:00:00Z']) {
+      const response = await api.get(`/api/v1/events?limit=100&createdFrom=${since}`);
+      expect(response.status).toBe(200);
+      expect(response.body.pagination.total).toBe(all.body.pagination.total);
+    }
+  });
+
+  it('says once what is wrong with a createdFrom that is no date-time', async () => {
+    const response = await api.get('/api/v1/events?createdFrom=yesterday');
+
+    expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toEqual(['createdFrom']);
   });
 
   it('pages with cursors', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { createProduct } from './support/factories';
 import { expectProblem, fieldsOf } from './support/problem';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
@@ -341,6 +342,50 @@ describe('POST /api/v1/inventory/{sku}/adjustments', () => {
     expect((await ledger(sku)).total).toBe(1);
   });
 
+  it('refuses a delta that would take stock above the most PUT accepts with 422 on `delta`, and changes nothing', async () => {
+    const sku = await stockedSku(999_999_995);
+    const before = await getItem(sku);
+
+    const over = await adjust(sku, 6);
+
+    const problem = expectProblem(over, 422, 'validation_failed');
+    expect(problem.errors).toEqual([
+      {
+        field: 'delta',
+        message:
+          'must be at most 5: on-hand stock is capped at 1000000000 units and 999999995 are on hand',
+      },
+    ]);
+    expect(await getItem(sku)).toEqual(before);
+    expect((await ledger(sku)).total).toBe(0);
+    const full = await adjust(sku, 5);
+    expect(full.status).toBe(201);
+    expect(full.body).toMatchObject({ quantityOnHand: 1_000_000_000 });
+    expect((expectProblem(await adjust(sku, 1), 422, 'validation_failed').errors ?? [])[0]).toEqual(
+      { field: 'delta', message: expect.stringMatching(/^must be negative: /) },
+    );
+  });
+
+  it('refuses a delta whose sum is past the integer range on `delta`, and still takes stock off such an item', async () => {
+    const sku = await stockedSku(0);
+    // on hand far above the cap, as adjustments could leave it before they were capped
+    await api.app
+      .get(DataSource)
+      .query(`UPDATE inventory_items SET quantity_on_hand = 2000000006 WHERE sku = $1`, [sku]);
+
+    const over = await adjust(sku, 1_000_000_000);
+    const down = await adjust(sku, -6);
+
+    expect(expectProblem(over, 422, 'validation_failed').errors).toEqual([
+      {
+        field: 'delta',
+        message: expect.stringMatching(/^must be negative: .* 2000000006 are on hand$/),
+      },
+    ]);
+    expect(down.status).toBe(201);
+    expect(down.body).toMatchObject({ delta: -6, quantityOnHand: 2_000_000_000 });
+  });
+
   it('accepts a delta that takes stock to exactly zero', async () => {
     const sku = await stockedSku(4);
 
@@ -438,6 +483,24 @@ describe('adjustments under concurrency', () => {
     }
     expect(data[0].quantityOnHand).toBe(start + sum);
     expect(data[data.length - 1].quantityOnHand - data[data.length - 1].delta).toBe(start);
+  });
+
+  it('never takes stock above the cap: 30 parallel +1 on 10 units below it, exactly 10 succeed', async () => {
+    const sku = await stockedSku(999_999_990);
+
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => adjust(sku, 1, `receive ${i}`)),
+    );
+
+    const created = responses.filter((r) => r.status === 201);
+    const refused = responses.filter((r) => r.status === 422);
+    expect(created).toHaveLength(10);
+    expect(refused).toHaveLength(20);
+    for (const r of refused) {
+      expect(fieldsOf(expectProblem(r, 422, 'validation_failed'))).toEqual(['delta']);
+    }
+    expect(await getItem(sku)).toMatchObject({ quantityOnHand: 1_000_000_000 });
+    expect((await ledger(sku)).total).toBe(10);
   });
 
   it('never takes stock below zero: 30 parallel -1 on 10 units, exactly 10 succeed', async () => {

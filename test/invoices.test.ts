@@ -198,6 +198,16 @@ describe('POST /api/v1/invoices', () => {
       expect(fieldsOf(expectProblem(response, 422, 'validation_failed'))).toContain(field);
     });
 
+    it('says once what is wrong with a due date that is not a date', async () => {
+      const message = 'must be a calendar date YYYY-MM-DD, e.g. 2026-12-31';
+
+      const response = await api.post('/api/v1/invoices', { orderId, dueDate: 'soon' });
+
+      const problem = expectProblem(response, 422, 'validation_failed');
+      expect(problem.errors).toEqual([{ field: 'dueDate', message }]);
+      expect(problem.detail).toBe(`dueDate ${message}`);
+    });
+
     it('creates nothing for the order', async () => {
       expect((await api.get(`/api/v1/invoices?orderId=${orderId}`)).body.pagination.total).toBe(0);
     });

@@ -225,6 +225,19 @@ describe('POST /api/v1/orders', () => {
       expect(await stockOf(api, sku)).toEqual(before);
     });
 
+    it('says which SKU names no product, in a detail that reads as a sentence', async () => {
+      const response = await api.post(
+        '/api/v1/orders',
+        orderBody([line(), { sku: 'NO-SUCH-SKU', quantity: 1 }]),
+      );
+
+      const problem = expectProblem(response, 422, 'validation_failed');
+      expect(problem.errors).toEqual([
+        { field: 'lines[1].sku', message: 'names no product: none has SKU "NO-SUCH-SKU"' },
+      ]);
+      expect(problem.detail).toBe('lines[1].sku names no product: none has SKU "NO-SUCH-SKU"');
+    });
+
     it('names an archived product’s line', async () => {
       const archived = await stockedProduct(api, 5);
       await api.request('DELETE', `/api/v1/products/${archived.id}`);
@@ -248,7 +261,10 @@ describe('POST /api/v1/orders', () => {
 
       const problem = expectProblem(response, 422, 'validation_failed');
       expect(problem.errors).toEqual([
-        { field: 'lines[0].sku', message: expect.stringContaining('not active') },
+        {
+          field: 'lines[0].sku',
+          message: `names product "${inactive.sku}", which is not active and cannot be ordered`,
+        },
       ]);
     });
 
@@ -262,7 +278,11 @@ describe('POST /api/v1/orders', () => {
 
       const problem = expectProblem(response, 422, 'validation_failed');
       expect(problem.errors).toEqual([
-        { field: 'lines[1].sku', message: expect.stringContaining('USD') },
+        {
+          field: 'lines[1].sku',
+          message:
+            'names a product priced in USD; an order has one currency and its first line is in EUR',
+        },
       ]);
       expect((await stockOf(api, dollars.sku)).quantityReserved).toBe(0);
     });
@@ -403,6 +423,45 @@ describe('GET /api/v1/orders', () => {
     expect(events.status).toBe(200);
   });
 
+  it('takes lower-case t and z and the years 0001–0099, as RFC 3339 §5.6 allows, in v1 and v2', async () => {
+    const second = (await api.get(orderPath(ids[1]))).body;
+    const lower = (second.createdAt as string).toLowerCase();
+    const mine = (response: { body: { data: { id: string }[] } }) =>
+      response.body.data.map((o) => o.id);
+
+    const from = await listed(`customerId=${customerId}&createdFrom=${lower}`);
+    const to = await api.get(`/api/v2/orders?customerId=${customerId}&createdTo=${lower}`);
+    const ancient = await listed(`customerId=${customerId}&createdFrom=0001-01-01T00:00:00Z`);
+    const first = await listed(`customerId=${customerId}&createdFrom=0001-01-01t00:30:00%2B00:30`);
+    const before100 = await listed(`customerId=${customerId}&createdTo=0099-12-31T23:59:59Z`);
+
+    expect(mine(from)).toEqual([ids[2], ids[1]]);
+    expect([to.status, mine(to)]).toEqual([200, [ids[0]]]);
+    expect(mine(ancient)).toEqual([...ids].reverse());
+    expect(mine(first)).toEqual([...ids].reverse());
+    expect(before100.body.pagination.total).toBe(0);
+  });
+
+  it.each([
+    ['garbage', 'garbage', 'must be an RFC 3339 date-time, e.g. 2026-11-21T10:00:00Z'],
+    [
+      'a day that does not exist',
+      '2026-02-30T00:00:00Z',
+      'must be an RFC 3339 date-time, e.g. 2026-11-21T10:00:00Z',
+    ],
+    [
+      'the year 0, which PostgreSQL does not have',
+      '0000-12-31T23:59:59Z',
+      'must be an instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z',
+    ],
+  ])('answers 400 for a createdFrom of %s, naming it once', async (_case, value, message) => {
+    const response = await api.get(`/api/v1/orders?createdFrom=${encodeURIComponent(value)}`);
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(problem.errors).toEqual([{ field: 'createdFrom', message }]);
+    expect(problem.detail).toBe(`createdFrom ${message}`);
+  });
+
   it.each([
     ['total', ['1.00', '2.00', '3.00']],
     ['-total', ['3.00', '2.00', '1.00']],
@@ -486,6 +545,42 @@ describe('PATCH /api/v1/orders/{id}', () => {
     expect(response.status).toBe(200);
     expect(response.body.notes).toBeNull();
     expect(response.body.shippingAddress).toEqual(order.shippingAddress);
+  });
+
+  it('keeps the version when the address sent equals the stored one (line2 absent or null, any member order), in v1 and v2', async () => {
+    const order = await createOrder(api, [{ sku, quantity: 1 }]);
+    const { name, line1, city, postalCode, country } = addressBody();
+    const sameAddresses = [
+      { name, line1, city, postalCode, country },
+      { name, line1, line2: null, city, postalCode, country },
+      { country, postalCode, city, line2: null, line1, name },
+    ];
+
+    for (const [i, shippingAddress] of sameAddresses.entries()) {
+      const response = await api.request('PATCH', orderPath(order.id, i === 2 ? 2 : 1), {
+        body: { shippingAddress },
+        headers: { 'If-Match': '"1"' },
+      });
+
+      expect([i, response.status, response.headers.get('etag')]).toEqual([i, 200, '"1"']);
+      expect(response.body).toMatchObject({ version: 1, updatedAt: order.updatedAt });
+    }
+    expect((await api.get(orderPath(order.id))).body).toEqual(order);
+  });
+
+  it('keeps the version when the same line2 is sent again, and bumps it once line2 changes', async () => {
+    const address = addressBody({ line2: 'Floor 3' });
+    const order = await createOrder(api, [{ sku, quantity: 1 }], { shippingAddress: address });
+
+    const same = await api.request('PATCH', orderPath(order.id), {
+      body: { shippingAddress: address },
+    });
+    const cleared = await api.request('PATCH', orderPath(order.id), {
+      body: { shippingAddress: { ...address, line2: null } },
+    });
+
+    expect(same.body.version).toBe(1);
+    expect(cleared.body).toMatchObject({ version: 2, shippingAddress: { line2: null } });
   });
 
   it('answers 412 for a stale If-Match and changes nothing', async () => {

@@ -190,6 +190,18 @@ describe('POST /api/v1/products', () => {
       if (sku && /^[A-Za-z0-9._-]{1,64}$/.test(sku)) expect(await countMatching(sku)).toBe(0);
     },
   );
+
+  it('names `price` in v1 for an amount with the wrong number of decimals (a string there)', async () => {
+    const response = await api.post('/api/v1/products', productBody({ price: '19.9' }));
+
+    const problem = expectProblem(response, 422, 'validation_failed');
+    expect(problem.errors).toEqual([
+      {
+        field: 'price',
+        message: 'must be a decimal string with 2 fraction digits for EUR, e.g. "19.99"',
+      },
+    ]);
+  });
 });
 
 describe('GET /api/v1/products/{id}', () => {
@@ -503,16 +515,16 @@ describe('/api/v2/products', () => {
     expect(fetched.body).toEqual(created.body);
     const v1 = await api.get(`/api/v1/products/${created.body.id}`);
     expect(v1.body).toMatchObject({ price: '1000.00', currency: 'HUF' });
-    expect(fieldsOf(expectProblem(whole, 422, 'validation_failed'))).toContain('price');
+    expect(fieldsOf(expectProblem(whole, 422, 'validation_failed'))).toEqual(['price.amount']);
   });
 
-  it('refuses a code ISO 4217 lists without minor units (XAU) on `currency`', async () => {
+  it('refuses a code ISO 4217 lists without minor units (XAU) on `price.currency`', async () => {
     const response = await api.post('/api/v2/products', v2Body('1.00', 'XAU'));
 
     const problem = expectProblem(response, 422, 'validation_failed');
     expect(problem.errors).toEqual([
       {
-        field: 'currency',
+        field: 'price.currency',
         message:
           'must be an ISO 4217 currency code with minor units; ISO 4217 lists XAU without any',
       },
@@ -525,16 +537,38 @@ describe('/api/v2/products', () => {
     expectFieldError(response, 'currency');
   });
 
-  it('refuses an amount with the wrong number of decimals with 422', async () => {
-    const { price: _price, currency: _currency, ...rest } = productBody();
+  it('refuses an amount with the wrong number of decimals with 422 on `price.amount`', async () => {
+    const response = await api.post('/api/v2/products', v2Body('19.9', 'EUR'));
 
-    const response = await api.post('/api/v2/products', {
-      ...rest,
-      price: { amount: '19.9', currency: 'EUR' },
+    const problem = expectProblem(response, 422, 'validation_failed');
+    const message = 'must be a decimal string with 2 fraction digits for EUR, e.g. "19.99"';
+    expect(problem.errors).toEqual([{ field: 'price.amount', message }]);
+    expect(problem.detail).toBe(`price.amount ${message}`);
+  });
+
+  it('names `price.amount` and `price.currency` in PUT and PATCH too', async () => {
+    const product = await createProduct(api);
+    const path = `/api/v2/products/${product.id}`;
+    const { sku, name, category } = productBody({ sku: product.sku });
+
+    const put = await api.request('PUT', path, {
+      body: { sku, name, category, price: { amount: '5', currency: 'EUR' } },
+    });
+    const patchAmount = await api.request('PATCH', path, {
+      body: { price: { amount: '5.00', currency: 'JPY' } },
+    });
+    const patchCurrency = await api.request('PATCH', path, {
+      body: { price: { amount: '5.00', currency: 'QQQ' } },
     });
 
-    const fields = fieldsOf(expectProblem(response, 422, 'validation_failed'));
-    expect(fields.some((f) => f.startsWith('price'))).toBe(true);
+    expect(fieldsOf(expectProblem(put, 422, 'validation_failed'))).toEqual(['price.amount']);
+    expect(fieldsOf(expectProblem(patchAmount, 422, 'validation_failed'))).toEqual([
+      'price.amount',
+    ]);
+    expect(fieldsOf(expectProblem(patchCurrency, 422, 'validation_failed'))).toEqual([
+      'price.currency',
+    ]);
+    expect((await api.get(path)).body).toMatchObject({ version: 1 });
   });
 
   it('refuses a null price in PATCH with 422', async () => {

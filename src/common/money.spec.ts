@@ -8,6 +8,9 @@ import {
   parseMoney,
 } from './money';
 
+/** A v1 product body's fields. */
+const V1_PRICE = { amount: 'price', currency: 'currency' };
+
 describe('minorDigits and isCurrency', () => {
   it.each([
     ['EUR', 2],
@@ -73,11 +76,11 @@ describe('parseMoney', () => {
     ['1.0000', 'CLF', 10000n, 4],
     ['37.1234', 'UYW', 371234n, 4],
   ])('reads "%s" %s as %p minor units of scale %i', (amount, currency, minor, scale) => {
-    expect(parseMoney(amount, currency, 'price')).toEqual({ minor, scale, currency });
+    expect(parseMoney(amount, currency, V1_PRICE)).toEqual({ minor, scale, currency });
   });
 
   it('reads the largest amount exactly, with no floating-point error', () => {
-    const money = parseMoney('999999999999999.99', 'EUR', 'price');
+    const money = parseMoney('999999999999999.99', 'EUR', V1_PRICE);
 
     expect(money).toEqual({ minor: 99999999999999999n, scale: 2, currency: 'EUR' });
     // a double cannot hold it: 17 significant digits
@@ -85,23 +88,23 @@ describe('parseMoney', () => {
   });
 
   it('refuses an amount with more than 15 integer digits', () => {
-    expect(parseMoney('1000000000000000.00', 'EUR', 'price')).toEqual({
+    expect(parseMoney('1000000000000000.00', 'EUR', V1_PRICE)).toEqual({
       field: 'price',
       message: expect.any(String),
     });
   });
 
   it('refuses an amount of 4 fraction digits whose minor units a bigint cannot hold', () => {
-    expect(parseMoney('922337203685477.5807', 'CLF', 'price')).toEqual({
+    expect(parseMoney('922337203685477.5807', 'CLF', V1_PRICE)).toEqual({
       minor: 2n ** 63n - 1n,
       scale: 4,
       currency: 'CLF',
     });
-    expect(parseMoney('922337203685477.5808', 'UYW', 'price')).toEqual({
+    expect(parseMoney('922337203685477.5808', 'UYW', V1_PRICE)).toEqual({
       field: 'price',
       message: 'must be at most 922337203685477.5807 for UYW',
     });
-    expect(isFieldError(parseMoney('999999999999999.9999', 'CLF', 'price'))).toBe(true);
+    expect(isFieldError(parseMoney('999999999999999.9999', 'CLF', V1_PRICE))).toBe(true);
   });
 
   it.each([
@@ -133,25 +136,34 @@ describe('parseMoney', () => {
     ['1.000', 'CLF'],
     ['1', 'CLF'],
   ])('refuses "%s" in %s with an error on the given field', (amount, currency) => {
-    const result = parseMoney(amount, currency, 'unitPrice');
+    const result = parseMoney(amount, currency, { amount: 'unitPrice', currency: 'currency' });
 
     expect(isFieldError(result)).toBe(true);
     expect(result).toEqual({ field: 'unitPrice', message: expect.stringContaining(currency) });
   });
 
+  it('names the given amount and currency fields, e.g. those of a v2 money object', () => {
+    const v2 = { amount: 'price.amount', currency: 'price.currency' };
+
+    expect(parseMoney('19.9', 'EUR', v2)).toMatchObject({ field: 'price.amount' });
+    expect(parseMoney('1000000000000000.00', 'EUR', v2)).toMatchObject({ field: 'price.amount' });
+    expect(parseMoney('19.99', 'QQQ', v2)).toMatchObject({ field: 'price.currency' });
+    expect(parseMoney('1.00', 'XAU', v2)).toMatchObject({ field: 'price.currency' });
+  });
+
   it('names the number of fraction digits the currency wants', () => {
-    expect(parseMoney('19.9', 'EUR', 'price')).toEqual({
+    expect(parseMoney('19.9', 'EUR', V1_PRICE)).toEqual({
       field: 'price',
       message: expect.stringContaining('2 fraction digits'),
     });
-    expect(parseMoney('1.5', 'JPY', 'price')).toEqual({
+    expect(parseMoney('1.5', 'JPY', V1_PRICE)).toEqual({
       field: 'price',
       message: expect.stringContaining('whole number'),
     });
   });
 
   it.each(['QQQ', 'eur', 'EURO', ''])('refuses the unknown currency "%s" on `currency`', (code) => {
-    expect(parseMoney('19.99', code, 'price')).toEqual({
+    expect(parseMoney('19.99', code, V1_PRICE)).toEqual({
       field: 'currency',
       message: 'must be an ISO 4217 currency code',
     });
@@ -161,7 +173,7 @@ describe('parseMoney', () => {
     'refuses %s, which ISO 4217 lists without minor units, on `currency`',
     (code) => {
       for (const amount of ['1', '1.00', '1.0000']) {
-        expect(parseMoney(amount, code, 'price')).toEqual({
+        expect(parseMoney(amount, code, V1_PRICE)).toEqual({
           field: 'currency',
           message: `must be an ISO 4217 currency code with minor units; ISO 4217 lists ${code} without any`,
         });
@@ -170,23 +182,23 @@ describe('parseMoney', () => {
   );
 
   it('names the ISO 4217 digits in the error (HUF 2, IQD 3, CLF 4)', () => {
-    expect(parseMoney('1000', 'HUF', 'price')).toEqual({
+    expect(parseMoney('1000', 'HUF', V1_PRICE)).toEqual({
       field: 'price',
       message: 'must be a decimal string with 2 fraction digits for HUF, e.g. "19.99"',
     });
-    expect(parseMoney('1.00', 'IQD', 'price')).toEqual({
+    expect(parseMoney('1.00', 'IQD', V1_PRICE)).toEqual({
       field: 'price',
       message: 'must be a decimal string with 3 fraction digits for IQD, e.g. "19.999"',
     });
-    expect(parseMoney('1.00', 'CLF', 'price')).toEqual({
+    expect(parseMoney('1.00', 'CLF', V1_PRICE)).toEqual({
       field: 'price',
       message: 'must be a decimal string with 4 fraction digits for CLF, e.g. "19.9999"',
     });
   });
 
   it('tells a parsed amount from a field error', () => {
-    expect(isFieldError(parseMoney('1.00', 'EUR', 'price'))).toBe(false);
-    expect(isFieldError(parseMoney('1.0', 'EUR', 'price'))).toBe(true);
+    expect(isFieldError(parseMoney('1.00', 'EUR', V1_PRICE))).toBe(false);
+    expect(isFieldError(parseMoney('1.0', 'EUR', V1_PRICE))).toBe(true);
   });
 });
 
@@ -219,7 +231,7 @@ describe('formatMoney', () => {
     ['1000.00', 'HUF'],
     ['922337203685477.5807', 'CLF'],
   ])('round-trips "%s" %s through parseMoney unchanged', (amount, currency) => {
-    const money = parseMoney(amount, currency, 'price');
+    const money = parseMoney(amount, currency, V1_PRICE);
     if (isFieldError(money)) throw new Error(`not parsed: ${money.message}`);
 
     expect(formatMoney(money.minor, money.scale)).toBe(amount);

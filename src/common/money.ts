@@ -51,21 +51,31 @@ export function minorDigits(currency: string): number {
 }
 
 /**
+ * The fields a request carried an amount and its currency in, as `errors[].field` names
+ * them: a v1 body's `price` and `currency`, a v2 money object's `price.amount` and
+ * `price.currency`.
+ */
+export interface MoneyFields {
+  amount: string;
+  currency: string;
+}
+
+/**
  * Parses a decimal string with exactly the currency's minor digits ("19.99" EUR, "1999"
- * JPY) into minor units. Returns a field error instead of throwing so callers can gather
- * every problem of a body into one 422.
+ * JPY) into minor units. Returns a field error, on the field of `fields` that is to blame,
+ * instead of throwing so callers can gather every problem of a body into one 422.
  */
 export function parseMoney(
   amount: string,
   currency: string,
-  field: string,
+  fields: MoneyFields,
 ): StoredMoney | FieldError {
   if (!isCurrency(currency)) {
-    return { field: 'currency', message: 'must be an ISO 4217 currency code' };
+    return { field: fields.currency, message: 'must be an ISO 4217 currency code' };
   }
   if (!hasMinorUnits(currency)) {
     return {
-      field: 'currency',
+      field: fields.currency,
       message: `must be an ISO 4217 currency code with minor units; ISO 4217 lists ${currency} without any`,
     };
   }
@@ -74,13 +84,16 @@ export function parseMoney(
     scale === 0 ? /^(0|[1-9]\d{0,14})$/ : new RegExp(`^(0|[1-9]\\d{0,14})\\.\\d{${scale}}$`);
   if (!pattern.test(amount)) {
     const shape = scale === 0 ? 'a whole number' : `a decimal string with ${scale} fraction digits`;
-    return { field, message: `must be ${shape} for ${currency}, e.g. "${example(scale)}"` };
+    return {
+      field: fields.amount,
+      message: `must be ${shape} for ${currency}, e.g. "${example(scale)}"`,
+    };
   }
   const minor = BigInt(amount.replace('.', ''));
   if (minor > MAX_STORED_MINOR) {
     // only 4 fraction digits reach it: CLF, UYW above 922337203685477.5807
     return {
-      field,
+      field: fields.amount,
       message: `must be at most ${formatMoney(MAX_STORED_MINOR, scale)} for ${currency}`,
     };
   }

@@ -14,6 +14,7 @@ import {
   InventoryPatchDto,
   InventoryWriteDto,
   ListInventoryDto,
+  MAX_QUANTITY,
 } from './dto/inventory.dto';
 import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
@@ -80,6 +81,11 @@ export class InventoryController {
   @ApiOperation({
     operationId: 'createInventoryAdjustment',
     summary: 'Apply an atomic relative change to on-hand stock',
+    description:
+      `On-hand stock must end up between what is reserved and ${MAX_QUANTITY}, the most PUT and PATCH set. ` +
+      'Below what is reserved is 409 `insufficient_stock`, above the most is 422 `validation_failed`; either way ' +
+      '`errors` names `delta` with the bound it must keep, and nothing is written. Taking stock off is never ' +
+      'refused for the upper bound.',
   })
   @ApiCreated(AdjustmentDto)
   async adjust(

@@ -43,8 +43,15 @@ export const ADJUSTMENTS: CollectionSpec = {
   },
 };
 
+/**
+ * What an adjustment did: applied, or refused with the level that refused it (`short`:
+ * on hand would fall below reserved; `over`: it would rise above the most allowed).
+ */
 export type AdjustmentResult =
-  { applied: InventoryAdjustmentEntity } | { missing: true } | { short: InventoryItemEntity };
+  | { applied: InventoryAdjustmentEntity }
+  | { missing: true }
+  | { short: InventoryItemEntity }
+  | { over: InventoryItemEntity };
 
 /** Units of one SKU that an order reserves, releases or ships. */
 export interface StockLine {
@@ -71,6 +78,33 @@ const AVAILABLE = new PreparedStatement(
   `SELECT greatest(quantity_on_hand - quantity_reserved, 0) AS available
      FROM inventory_items WHERE sku = $1 AND archived_at IS NULL`,
 );
+
+type Level = { quantity_on_hand: number; quantity_reserved: number; updated_at: Date };
+
+/**
+ * The guarded UPDATE of an adjustment; null when it changed nothing (refused, or no live
+ * item). The guards add in bigint, so a sum past the integer column's range is a refusal,
+ * not an error. A decrease is never refused for being above `maxOnHand`: it moves toward it.
+ */
+async function applyDelta(
+  manager: EntityManager,
+  sku: string,
+  delta: number,
+  maxOnHand: number,
+): Promise<Level | null> {
+  // TypeORM answers a raw UPDATE with [rows, affected count], not with the rows.
+  const [rows]: [Level[], number] = await manager.query(
+    `UPDATE inventory_items
+        SET quantity_on_hand = quantity_on_hand + $2::integer, version = version + 1,
+            updated_at = clock_timestamp()
+      WHERE sku = $1 AND archived_at IS NULL
+        AND quantity_on_hand::bigint + $2::integer >= quantity_reserved
+        AND ($2::integer < 0 OR quantity_on_hand::bigint + $2::integer <= $3::integer)
+      RETURNING quantity_on_hand, quantity_reserved, updated_at`,
+    [sku, delta, maxOnHand],
+  );
+  return rows[0] ?? null;
+}
 
 /** All SQL about stock levels and their ledger. */
 @Injectable()
@@ -128,27 +162,30 @@ export class InventoryRepository {
 
   /**
    * Applies `delta` to on-hand stock with one guarded UPDATE, so concurrent adjustments
-   * never lose one another and stock never drops below what is reserved; the ledger row
-   * is written in the same transaction. Its time is taken once the row lock is held
-   * (`clock_timestamp()`, not the transaction's start `now()`), so the ledger's newest-first
-   * order is the order the adjustments were applied in, even when they raced.
+   * never lose one another and stock stays between what is reserved and `maxOnHand`; the
+   * ledger row is written in the same transaction. Its time is taken once the row lock is
+   * held (`clock_timestamp()`, not the transaction's start `now()`), so the ledger's
+   * newest-first order is the order the adjustments were applied in, even when they raced.
    */
-  adjust(sku: string, delta: number, reason: string): Promise<AdjustmentResult> {
+  adjust(sku: string, delta: number, reason: string, maxOnHand: number): Promise<AdjustmentResult> {
     return inTransaction(this.dataSource, async (manager) => {
-      type Level = { quantity_on_hand: number; quantity_reserved: number; updated_at: Date };
-      // TypeORM answers a raw UPDATE with [rows, affected count], not with the rows.
-      const [rows]: [Level[], number] = await manager.query(
-        `UPDATE inventory_items
-            SET quantity_on_hand = quantity_on_hand + $2, version = version + 1,
-                updated_at = clock_timestamp()
-          WHERE sku = $1 AND archived_at IS NULL AND quantity_on_hand + $2 >= quantity_reserved
-          RETURNING quantity_on_hand, quantity_reserved, updated_at`,
-        [sku, delta],
-      );
-      const level = rows[0] as Level | undefined;
+      let level = await applyDelta(manager, sku, delta, maxOnHand);
       if (!level) {
-        const current = await manager.findOneBy(InventoryItemEntity, { sku });
-        return current && !current.archivedAt ? { short: current } : { missing: true };
+        // Refused, or no such item. The reason is read from the row locked FOR UPDATE, so
+        // it holds until this transaction ends: a write committed after the UPDATE missed
+        // cannot make the answer wrong.
+        const current = await manager
+          .createQueryBuilder(InventoryItemEntity, 'i')
+          .where('i.sku = :sku AND i.archived_at IS NULL', { sku })
+          .setLock('pessimistic_write')
+          .getOne();
+        if (!current) return { missing: true };
+        const after = current.quantityOnHand + delta;
+        if (after < current.quantityReserved) return { short: current };
+        if (delta > 0 && after > maxOnHand) return { over: current };
+        // Such a write made room after all; with the row locked this one now applies.
+        level = await applyDelta(manager, sku, delta, maxOnHand);
+        if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
       }
       const adjustment = manager.create(InventoryAdjustmentEntity, {
         id: uuidv7(),

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictProblem, NotFoundProblem, Problem } from '../http/problem';
+import { ConflictProblem, NotFoundProblem, Problem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
+import { MAX_QUANTITY } from './dto/inventory.dto';
 import { InventoryAdjustmentEntity } from './inventory-adjustment.entity';
 import { InventoryItemEntity } from './inventory-item.entity';
 import { InventoryFilters, InventoryRepository } from './inventory.repository';
@@ -49,10 +50,25 @@ export class InventoryService {
     return updated ?? notFound(sku);
   }
 
+  /**
+   * A relative change, refused when on-hand stock would end up below what is reserved
+   * (409, as an order short of stock) or above the most PUT and PATCH accept (422).
+   */
   async adjust(sku: string, delta: number, reason: string): Promise<InventoryAdjustmentEntity> {
-    const result = await this.inventory.adjust(sku, delta, reason);
+    const result = await this.inventory.adjust(sku, delta, reason, MAX_QUANTITY);
     if ('applied' in result) return result.applied;
     if ('missing' in result) notFound(sku);
+    if ('over' in result) {
+      const onHand = result.over.quantityOnHand;
+      const room = MAX_QUANTITY - onHand;
+      const bound = room > 0 ? `at most ${room}` : 'negative';
+      throw new ValidationProblem([
+        {
+          field: 'delta',
+          message: `must be ${bound}: on-hand stock is capped at ${MAX_QUANTITY} units and ${onHand} are on hand`,
+        },
+      ]);
+    }
     const { quantityOnHand, quantityReserved } = result.short;
     throw new Problem(
       'insufficient_stock',

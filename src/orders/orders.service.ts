@@ -26,7 +26,7 @@ import {
 } from './order-problems';
 import type { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { stockEffectOf, type OrderStatus } from './order-status';
-import type { OrderEntity } from './order.entity';
+import type { OrderEntity, ShippingAddress } from './order.entity';
 import { OrderFilters, OrdersRepository } from './orders.repository';
 import { toOrderV1 } from './orders.v1.mapper';
 
@@ -119,10 +119,13 @@ export class OrdersService {
             `The order is ${current.status}; notes and shippingAddress can change only while it is pending.`,
           );
         }
+        // The address is a jsonb object: compared member by member, since a new object
+        // is never the stored one and would otherwise count as a change (API.md §3).
+        const address = patch.shippingAddress;
         return {
           ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
-          ...(patch.shippingAddress !== undefined
-            ? { shippingAddress: patch.shippingAddress }
+          ...(address !== undefined && !sameAddress(current.shippingAddress, address)
+            ? { shippingAddress: address }
             : {}),
         };
       }),
@@ -239,6 +242,21 @@ function customerFor(principal: Principal, requested: string | undefined): strin
   return requested;
 }
 
+/** Every member of an address; `satisfies` fails the build when one is added and not here. */
+const ADDRESS_MEMBERS = Object.keys({
+  name: true,
+  line1: true,
+  line2: true,
+  city: true,
+  postalCode: true,
+  country: true,
+} satisfies Record<keyof ShippingAddress, true>) as (keyof ShippingAddress)[];
+
+/** Equal addresses after normalisation: an absent optional member is null. */
+function sameAddress(a: ShippingAddress, b: ShippingAddress): boolean {
+  return ADDRESS_MEMBERS.every((member) => (a[member] ?? null) === (b[member] ?? null));
+}
+
 function assertStaff(principal: Principal): void {
   if (principal.role === 'customer') throw new CustomerCannotChangeOrdersProblem();
 }
@@ -287,11 +305,14 @@ function priceLines(
     const field = `lines[${i}].sku`;
     const product = bySku.get(line.sku);
     if (!product) {
-      errors.push({ field, message: `no product has sku ${line.sku}` });
+      errors.push({ field, message: `names no product: none has SKU "${line.sku}"` });
       return undefined;
     }
     if (!product.active) {
-      errors.push({ field, message: `product ${line.sku} is not active and cannot be ordered` });
+      errors.push({
+        field,
+        message: `names product "${line.sku}", which is not active and cannot be ordered`,
+      });
       return undefined;
     }
     if (currency === undefined) {
@@ -299,7 +320,7 @@ function priceLines(
     } else if (product.currency !== currency) {
       errors.push({
         field,
-        message: `is priced in ${product.currency}; an order has one currency and its first line is in ${currency}`,
+        message: `names a product priced in ${product.currency}; an order has one currency and its first line is in ${currency}`,
       });
       return undefined;
     }

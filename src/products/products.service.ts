@@ -8,7 +8,7 @@ import { NotFoundProblem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { InventoryRepository } from '../inventory/inventory.repository';
-import type { ProductInput, ProductPatch } from './product-input';
+import type { PriceInput, ProductInput, ProductPatch } from './product-input';
 import { ProductEntity } from './product.entity';
 import { ProductFilters, ProductsRepository } from './products.repository';
 
@@ -30,7 +30,7 @@ export class ProductsService {
   }
 
   create(input: ProductInput): Promise<ProductEntity> {
-    const money = moneyOf(input.price.amount, input.price.currency);
+    const money = moneyOf(input.price);
     return inTransaction(this.dataSource, async (manager) => {
       const product = await this.products.insert(manager, {
         id: uuidv7(),
@@ -62,7 +62,7 @@ export class ProductsService {
           throw new ValidationProblem([{ field: 'sku', message: 'cannot be changed' }]);
         }
         const { sku: _sku, price, ...fields } = patch;
-        const money = price && moneyOf(price.amount, price.currency ?? current.currency);
+        const money = price && moneyOf({ ...price, currency: price.currency ?? current.currency });
         return { ...fields, ...(money ? priceColumns(money) : {}) };
       }),
     );
@@ -82,8 +82,8 @@ export class ProductsService {
   }
 }
 
-function moneyOf(amount: string, currency: string): StoredMoney {
-  const money = parseMoney(amount, currency, 'price');
+function moneyOf(price: PriceInput): StoredMoney {
+  const money = parseMoney(price.amount, price.currency, price.fields);
   if (isFieldError(money)) throw new ValidationProblem([money]);
   return money;
 }

@@ -1,9 +1,12 @@
-import { formatMoney } from '../common/money';
+import { formatMoney, type MoneyFields } from '../common/money';
 import { ValidationProblem } from '../http/problem';
 import type { ProductPatchV1Dto, ProductWriteV1Dto } from './dto/product-write.v1.dto';
 import type { ProductV1Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';
 import type { ProductEntity } from './product.entity';
+
+/** v1 writes a price as the `price`/`currency` pair. */
+const PRICE_FIELDS: MoneyFields = { amount: 'price', currency: 'currency' };
 
 export function toProductV1(p: ProductEntity): ProductV1Dto {
   return {
@@ -27,7 +30,7 @@ export function productInputFromV1(dto: ProductWriteV1Dto): ProductInput {
     name: dto.name,
     description: dto.description ?? null,
     category: dto.category,
-    price: { amount: dto.price, currency: dto.currency },
+    price: { amount: dto.price, currency: dto.currency, fields: PRICE_FIELDS },
     active: dto.active ?? true,
   };
 }
@@ -41,6 +44,6 @@ export function productPatchFromV1(dto: ProductPatchV1Dto): ProductPatch {
   const { price, currency, ...fields } = dto;
   return {
     ...fields,
-    ...(price !== undefined ? { price: { amount: price, currency } } : {}),
+    ...(price !== undefined ? { price: { amount: price, currency, fields: PRICE_FIELDS } } : {}),
   };
 }

@@ -1,9 +1,12 @@
-import { formatMoney } from '../common/money';
+import { formatMoney, type MoneyFields } from '../common/money';
 import type { ProductPatchV2Dto, ProductWriteV2Dto } from './dto/product-write.v2.dto';
 import type { ProductV2Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';
 import type { ProductEntity } from './product.entity';
 import { toProductV1 } from './products.v1.mapper';
+
+/** v2 writes a price as a money object (API.md §11). */
+const PRICE_FIELDS: MoneyFields = { amount: 'price.amount', currency: 'price.currency' };
 
 export function toProductV2(p: ProductEntity): ProductV2Dto {
   const { price: _price, currency: _currency, ...shared } = toProductV1(p);
@@ -19,11 +22,17 @@ export function productInputFromV2(dto: ProductWriteV2Dto): ProductInput {
     name: dto.name,
     description: dto.description ?? null,
     category: dto.category,
-    price: { amount: dto.price.amount, currency: dto.price.currency },
+    price: { amount: dto.price.amount, currency: dto.price.currency, fields: PRICE_FIELDS },
     active: dto.active ?? true,
   };
 }
 
 export function productPatchFromV2(dto: ProductPatchV2Dto): ProductPatch {
-  return { ...dto };
+  const { price, ...fields } = dto;
+  return {
+    ...fields,
+    ...(price !== undefined
+      ? { price: { amount: price.amount, currency: price.currency, fields: PRICE_FIELDS } }
+      : {}),
+  };
 }

@@ -1,18 +1,73 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 
-/** An RFC 3339 date-time with a zone, e.g. 2026-11-21T10:00:00Z or …+01:00. */
-export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * An RFC 3339 date-time (§5.6) with a zone, e.g. 2026-11-21T10:00:00Z or …+01:00. `T` and
+ * `Z` may be lower case (the NOTE of §5.6); whether the date and time exist is checked
+ * apart (IsRfc3339), not by this shape.
+ */
+export const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const MESSAGE = 'must be an RFC 3339 date-time, e.g. 2026-11-21T10:00:00Z';
 
-/** A string field that must be an RFC 3339 date-time naming a real calendar instant. */
+/**
+ * The instants taken, in UTC: years 1 to 9999. Callers hand `Date.toISOString()` text to
+ * PostgreSQL, which reads neither what it writes before year 1 (`0000-…`, `-000001-…`:
+ * PostgreSQL has no year 0 and counts `BC`) nor after 9999 (`+010000-…`).
+ */
+const FIRST = '0001-01-01T00:00:00Z';
+const LAST = '9999-12-31T23:59:59Z';
+const [FIRST_MS, LAST_MS] = [Date.parse(FIRST), Date.parse(LAST)];
+const RANGE_MESSAGE = `must be an instant from ${FIRST} to ${LAST}`;
+
+/**
+ * A string field that must be an RFC 3339 date-time naming a real calendar instant from
+ * year 1 to 9999 (UTC). One message whatever is wrong: the shape is Matches', the calendar
+ * and the range the second rule's, and that rule passes what is not of the shape, so a
+ * value is never refused twice.
+ */
 export const IsRfc3339 = () =>
   applyDecorators(
+    ApiProperty({ type: 'string', format: 'date-time' }),
     IsString(),
     // 2026-11-21T10:00:00.123456789+01:00
     MaxLength(35),
     Matches(RFC3339, { message: MESSAGE }),
-    IsISO8601({ strict: true }, { message: MESSAGE }),
+    ValidateBy({
+      name: 'isRfc3339Instant',
+      validator: {
+        validate: (value) => {
+          if (typeof value !== 'string' || !RFC3339.test(value)) return true;
+          const instant = parseRfc3339(value);
+          return instant !== null && instant.epochMs >= FIRST_MS && instant.epochMs <= LAST_MS;
+        },
+        defaultMessage: (args) =>
+          parseRfc3339(String(args?.value)) === null ? MESSAGE : RANGE_MESSAGE,
+      },
+    }),
+  );
+
+/** An RFC 3339 full-date (§5.6), e.g. 2026-12-31. */
+export const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_MESSAGE = 'must be a calendar date YYYY-MM-DD, e.g. 2026-12-31';
+
+/** A string field that must be a date of the calendar, with one message as IsRfc3339. */
+export const IsFullDate = () =>
+  applyDecorators(
+    IsString(),
+    Matches(FULL_DATE, { message: DATE_MESSAGE }),
+    ValidateBy({
+      name: 'isRealDate',
+      validator: {
+        validate: (value) => {
+          if (typeof value !== 'string' || !FULL_DATE.test(value)) return true;
+          const [year, month, day] = value.split('-').map(Number);
+          return isRealDate(year, month, day);
+        },
+        defaultMessage: () => DATE_MESSAGE,
+      },
+    }),
   );
 
 /**
@@ -21,7 +76,49 @@ export const IsRfc3339 = () =>
  * UTC. For a value that passed IsRfc3339.
  */
 export function rfc3339InUtc(value: string): string {
-  const [, seconds, fraction = '', zone] =
-    /^(.*T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(value) as RegExpExecArray;
-  return `${new Date(`${seconds}${zone}`).toISOString().slice(0, 19)}${fraction}Z`;
+  const instant = parseRfc3339(value);
+  if (instant === null) throw new RangeError(`not an RFC 3339 date-time: ${value}`);
+  return `${new Date(instant.epochMs).toISOString().slice(0, 19)}${instant.fraction}Z`;
+}
+
+/** An instant to the second, in milliseconds since the epoch, and its fraction as sent. */
+interface Rfc3339Instant {
+  epochMs: number;
+  fraction: string;
+}
+
+/** Reads an RFC 3339 date-time; null when it has another shape or names no real instant. */
+function parseRfc3339(value: string): Rfc3339Instant | null {
+  const match = RFC3339.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s, fraction = '', zone] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  const utc = zone.length === 1;
+  const [offsetHours, offsetMinutes] = utc ? [0, 0] : [zone.slice(1, 3), zone.slice(4)].map(Number);
+  const real =
+    isRealDate(year, month, day) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59;
+  if (!real) return null;
+  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as it is.
+  const local = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+  local.setUTCFullYear(year, month - 1, day);
+  const offsetMs = (zone.startsWith('-') ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return { epochMs: local.getTime() - offsetMs, fraction };
+}
+
+/** Whether the day exists in the proleptic Gregorian calendar RFC 3339 uses. */
+function isRealDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }

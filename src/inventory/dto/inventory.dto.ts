@@ -15,11 +15,13 @@ import { ApiVersionProperty, PG_INTEGER_MAX } from '../../http/openapi.decorator
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 
-const MAX_QUANTITY = 1_000_000_000;
+/** The most units PUT and PATCH set, and the most an adjustment can bring on hand. */
+export const MAX_QUANTITY = 1_000_000_000;
 
 // Answers have no validators to document their bounds from: the @ApiProperty options of
 // the answer DTOs below (doc only) state what the write DTOs and the columns allow. Stock
-// columns are PostgreSQL integers, never negative; adjustments add up beyond MAX_QUANTITY.
+// columns are PostgreSQL integers, never negative. On-hand stock can still pass
+// MAX_QUANTITY: a cancelled shipment's units come back on top of what is on hand.
 const ApiSku = () => ApiProperty({ maxLength: 64, pattern: SKU_PATTERN.source });
 const ApiQuantity = () => ApiProperty({ minimum: 0, maximum: PG_INTEGER_MAX });
 
@@ -69,10 +71,13 @@ export class InventoryPatchDto extends PartialType(InventoryWriteDto, {
 
 /** A relative change of on-hand stock, applied atomically. */
 export class AdjustmentWriteDto {
-  /**
-   * Units to add (positive) or remove (negative); never zero.
-   * @example -3
-   */
+  // The plugin skips a property with @Min(-MAX_QUANTITY), comment and all: said here.
+  @ApiProperty({
+    description:
+      'Units to add (positive) or remove (negative); never zero. On-hand stock must end up at least what is ' +
+      `reserved (else 409 \`insufficient_stock\`) and, when adding, at most ${MAX_QUANTITY} (else 422 on \`delta\`).`,
+    example: -3,
+  })
   @IsInt()
   @NotEquals(0)
   @Min(-MAX_QUANTITY)

@@ -1,11 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsISO8601, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsFullDate } from '../../common/dto/date-time';
 import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { IsOmittable } from '../../common/dto/omittable';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
 
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_MESSAGE = 'must be a calendar date YYYY-MM-DD, e.g. 2026-12-31';
 export const MAX_NOTES_LENGTH = 2000;
 
 /** POST body of /invoices (the same in every API version). */
@@ -27,9 +26,7 @@ export class InvoiceCreateDto {
    */
   @ApiProperty({ format: 'date' })
   @IsOmittable()
-  @IsString()
-  @Matches(DATE_PATTERN, { message: DATE_MESSAGE })
-  @IsISO8601({ strict: true }, { message: DATE_MESSAGE })
+  @IsFullDate()
   dueDate?: string;
 
   /** Free text printed on the invoice; omitted or null means none. */
@@ -47,9 +44,7 @@ export class InvoicePatchDto {
    */
   @ApiProperty({ format: 'date' })
   @IsOmittable()
-  @IsString()
-  @Matches(DATE_PATTERN, { message: DATE_MESSAGE })
-  @IsISO8601({ strict: true }, { message: DATE_MESSAGE })
+  @IsFullDate()
   dueDate?: string;
 
   /** null clears the notes. */

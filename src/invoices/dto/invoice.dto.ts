@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { FULL_DATE } from '../../common/dto/date-time';
 import { CURRENCY_PATTERN, MoneyDto, TOTAL_PATTERN } from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { MAX_ORDER_LINES } from '../../orders/dto/order-write.dto';
 import { OrderLineV1Dto, OrderLineV2Dto } from '../../orders/dto/order.dto';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
-import { DATE_PATTERN, MAX_NOTES_LENGTH } from './invoice-write.dto';
+import { MAX_NOTES_LENGTH } from './invoice-write.dto';
 
 // Answers have no validators to document their bounds from: the @ApiProperty options
 // state what the write DTOs and the database enforce (doc only).
@@ -43,7 +44,7 @@ export class InvoiceBaseDto {
    * When payment is due (a date).
    * @example "2026-12-21"
    */
-  @ApiProperty({ format: 'date', maxLength: 10, pattern: DATE_PATTERN.source })
+  @ApiProperty({ format: 'date', maxLength: 10, pattern: FULL_DATE.source })
   dueDate: string;
   /** When the invoice was opened (issued); null while it is a draft. */
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })

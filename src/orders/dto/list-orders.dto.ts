@@ -1,10 +1,8 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsRfc3339 } from '../../common/dto/date-time';
 import { CursorListQueryDto, OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-const RFC3339_MESSAGE = 'must be an RFC 3339 date-time, e.g. 2026-11-21T10:00:00Z';
 
 /** Filters of the orders collection (API.md §4). */
 export class OrderFiltersDto {
@@ -21,16 +19,12 @@ export class OrderFiltersDto {
 
   /** Orders created at or after this instant (RFC 3339). */
   @IsOptional()
-  @IsString()
-  @Matches(RFC3339, { message: RFC3339_MESSAGE })
-  @IsISO8601({ strict: true }, { message: RFC3339_MESSAGE })
+  @IsRfc3339()
   createdFrom?: string;
 
   /** Orders created before this instant (RFC 3339, exclusive). */
   @IsOptional()
-  @IsString()
-  @Matches(RFC3339, { message: RFC3339_MESSAGE })
-  @IsISO8601({ strict: true }, { message: RFC3339_MESSAGE })
+  @IsRfc3339()
   createdTo?: string;
 }
 
