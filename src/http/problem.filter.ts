@@ -7,6 +7,7 @@ import { toProblem } from './problem-mapping';
 import { sendProblem } from './problem-response';
 import { recordServerError } from './request-log';
 import { RouteTable } from './route-table';
+import { unmatchedRouteProblem } from './unmatched-routes';
 
 /**
  * The one place where failures become HTTP answers. Nest installs it as Fastify's error
@@ -39,18 +40,10 @@ export class ProblemFilter implements ExceptionFilter {
   private unmatchedRoute(exception: unknown, request: FastifyRequest): Problem | undefined {
     if (!(exception instanceof NotFoundException) || exception instanceof Problem) return undefined;
     if (request.routeOptions.url !== undefined) return undefined;
-    const allowed = this.routes.allowedMethods(request.url);
-    if (allowed.length === 0) {
-      return new Problem(
-        'not_found',
-        `No route matches ${request.method} ${request.url.split('?')[0]}.`,
-      );
-    }
-    return new Problem(
-      'method_not_allowed',
-      `${request.method} is not supported here; use ${allowed.join(', ')}.`,
-      undefined,
-      { Allow: allowed.join(', ') },
+    return unmatchedRouteProblem(
+      request.method,
+      request.url,
+      this.routes.allowedMethods(request.url),
     );
   }
 }

@@ -1,5 +1,23 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
+import { Problem } from './problem';
+
+/**
+ * The answer to a request no route serves (API.md §1): `404`, or `405` with `Allow` when
+ * the path takes `allowed` methods. One wording for the API's routes (ProblemFilter) and
+ * the authorization server's (oauth-routes.ts).
+ */
+export function unmatchedRouteProblem(method: string, url: string, allowed: string[]): Problem {
+  if (allowed.length === 0) {
+    return new Problem('not_found', `No route matches ${method} ${url.split('?')[0]}.`);
+  }
+  return new Problem(
+    'method_not_allowed',
+    `${method} is not supported here; use ${allowed.join(', ')}.`,
+    undefined,
+    { Allow: allowed.join(', ') },
+  );
+}
 
 /**
  * A request no route matches is answered `404`, or `405` with `Allow`, before its body is

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Provider } from 'oidc-provider';
-import { Problem } from '../../http/problem';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problem-response';
+import { unmatchedRouteProblem } from '../../http/unmatched-routes';
 
 /**
  * The paths the authorization server serves, as oidc-provider sees them (under its mount
@@ -67,7 +67,7 @@ export function apiEdges(
       await next();
       // oidc-provider gives a request an `oidc` context when one of its routes matches
       if (sent && !('oidc' in ctx) && ctx.status === 404 && ctx.body === undefined) {
-        const problem = unmatched(ctx.method, sent.url, oauthMethodsOf(ctx.path));
+        const problem = unmatchedRouteProblem(ctx.method, sent.url, oauthMethodsOf(ctx.path));
         ctx.status = problem.status;
         ctx.set(problem.headers);
         ctx.set('Content-Type', PROBLEM_CONTENT_TYPE);
@@ -77,17 +77,4 @@ export function apiEdges(
       if (sent) ctx.req.url = sent.url;
     }
   };
-}
-
-/** The answers ProblemFilter gives to an unmatched API route, in the same words. */
-function unmatched(method: string, url: string, allowed: string[]): Problem {
-  if (allowed.length === 0) {
-    return new Problem('not_found', `No route matches ${method} ${url.split('?')[0]}.`);
-  }
-  return new Problem(
-    'method_not_allowed',
-    `${method} is not supported here; use ${allowed.join(', ')}.`,
-    undefined,
-    { Allow: allowed.join(', ') },
-  );
 }

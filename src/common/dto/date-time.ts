@@ -22,53 +22,58 @@ const [FIRST_MS, LAST_MS] = [Date.parse(FIRST), Date.parse(LAST)];
 const RANGE_MESSAGE = `must be an instant from ${FIRST} to ${LAST}`;
 
 /**
- * A string field that must be an RFC 3339 date-time naming a real calendar instant from
- * year 1 to 9999 (UTC). One message whatever is wrong: the shape is Matches', the calendar
- * and the range the second rule's, and that rule passes what is not of the shape, so a
- * value is never refused twice.
+ * A string of `shape` whose content `holds` must accept too (a real day, an instant in
+ * range), with one message whatever is wrong: the content rule passes what is not of the
+ * shape, so a value is never refused twice. `contentMessage` says why content is refused.
  */
+function shapeAndContent(
+  name: string,
+  shape: RegExp,
+  message: string,
+  holds: (value: string) => boolean,
+  contentMessage: (value: string) => string = () => message,
+) {
+  return applyDecorators(
+    IsString(),
+    Matches(shape, { message }),
+    ValidateBy({
+      name,
+      validator: {
+        validate: (value) => typeof value !== 'string' || !shape.test(value) || holds(value),
+        defaultMessage: (args) => contentMessage(String(args?.value)),
+      },
+    }),
+  );
+}
+
+/** A string field that must be an RFC 3339 date-time naming a real instant of years 1–9999 (UTC). */
 export const IsRfc3339 = () =>
   applyDecorators(
     ApiProperty({ type: 'string', format: 'date-time' }),
-    IsString(),
     // 2026-11-21T10:00:00.123456789+01:00
     MaxLength(35),
-    Matches(RFC3339, { message: MESSAGE }),
-    ValidateBy({
-      name: 'isRfc3339Instant',
-      validator: {
-        validate: (value) => {
-          if (typeof value !== 'string' || !RFC3339.test(value)) return true;
-          const instant = parseRfc3339(value);
-          return instant !== null && instant.epochMs >= FIRST_MS && instant.epochMs <= LAST_MS;
-        },
-        defaultMessage: (args) =>
-          parseRfc3339(String(args?.value)) === null ? MESSAGE : RANGE_MESSAGE,
+    shapeAndContent(
+      'isRfc3339Instant',
+      RFC3339,
+      MESSAGE,
+      (value) => {
+        const instant = parseRfc3339(value);
+        return instant !== null && instant.epochMs >= FIRST_MS && instant.epochMs <= LAST_MS;
       },
-    }),
+      (value) => (parseRfc3339(value) === null ? MESSAGE : RANGE_MESSAGE),
+    ),
   );
 
 /** An RFC 3339 full-date (§5.6), e.g. 2026-12-31. */
 export const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_MESSAGE = 'must be a calendar date YYYY-MM-DD, e.g. 2026-12-31';
 
-/** A string field that must be a date of the calendar, with one message as IsRfc3339. */
+/** A string field that must be a date of the calendar. */
 export const IsFullDate = () =>
-  applyDecorators(
-    IsString(),
-    Matches(FULL_DATE, { message: DATE_MESSAGE }),
-    ValidateBy({
-      name: 'isRealDate',
-      validator: {
-        validate: (value) => {
-          if (typeof value !== 'string' || !FULL_DATE.test(value)) return true;
-          const [year, month, day] = value.split('-').map(Number);
-          return isRealDate(year, month, day);
-        },
-        defaultMessage: () => DATE_MESSAGE,
-      },
-    }),
-  );
+  shapeAndContent('isRealDate', FULL_DATE, DATE_MESSAGE, (value) => {
+    const [year, month, day] = value.split('-').map(Number);
+    return isRealDate(year, month, day);
+  });
 
 /**
  * The same instant in UTC, its fraction digits kept: RFC 3339 allows offsets up to ±23:59,
