@@ -104,26 +104,14 @@ describe('unknown routes and methods', () => {
     expect(allowed).not.toContain('POST');
   });
 
-  const OVER_THE_BODY_LIMIT = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
+  const OVER_LIMIT = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
   it.each([
     ['PATCH /api/v1/products', 'a text/plain body (415)', 'text/plain', 'x', 405],
     ['PUT /api/v1/orders', 'malformed JSON (400)', 'application/json', '{bad', 405],
-    [
-      'PUT /api/v1/products',
-      'a body over the limit (413)',
-      'application/json',
-      OVER_THE_BODY_LIMIT,
-      405,
-    ],
+    ['PUT /api/v1/products', 'a body over 1 MiB (413)', 'application/json', OVER_LIMIT, 405],
     ['POST /api/v1/nope', 'a text/plain body (415)', 'text/plain', 'x', 404],
     ['POST /api/v1/nope', 'malformed JSON (400)', 'application/json', '{x', 404],
-    [
-      'POST /api/v1/nope',
-      'a body over the limit (413)',
-      'application/json',
-      OVER_THE_BODY_LIMIT,
-      404,
-    ],
+    ['POST /api/v1/nope', 'a body over 1 MiB (413)', 'application/json', OVER_LIMIT, 404],
     ['QUERY /api/v1/products', 'no Content-Type (400)', undefined, undefined, 405],
   ])(
     'answers %s with %s by its route, before the body',
