@@ -107,9 +107,16 @@ describe('a product read through both versions', () => {
   });
 
   it('refuses a body on an answer documented without one', () => {
-    const deleted = { ...v2, status: 204 };
+    const deleted = { ...v2, status: 204, headers: new Headers() };
     expect(conformance.problems(exchange('DELETE', path(), deleted))).toEqual([
       'DELETE /api/v2/products/{id} → 204: a body where none is documented',
+    ]);
+  });
+
+  it('refuses a header of the contract the answer does not document', () => {
+    const deleted = { status: 204, headers: new Headers({ etag: '"2"' }), body: '', text: '' };
+    expect(conformance.problems(exchange('DELETE', path(), deleted))).toEqual([
+      'DELETE /api/v2/products/{id} → 204: header ETag sent but not documented',
     ]);
   });
 });

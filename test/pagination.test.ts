@@ -263,7 +263,7 @@ describe('cursor misuse', () => {
 });
 
 describe('sorting', () => {
-  it.each([['colour'], ['name,-colour'], ['description']])(
+  it.each([['colour'], ['name,-colour'], ['description'], ['constructor'], ['name,-toString']])(
     'refuses the unknown sort field in sort=%s with 400 naming sort',
     async (sort) => {
       const response = await api.get(`/api/v1/products?sort=${sort}`);

@@ -18,6 +18,22 @@ export interface Exchange {
 
 type Version = keyof OpenApiDocuments;
 
+/** Headers a client acts on (API.md §1, §5, §6, §8, §11): sent only where documented. */
+const CONTRACT_HEADERS = [
+  'ETag',
+  'Cache-Control',
+  'Location',
+  'Idempotent-Replayed',
+  'Retry-After',
+  'WWW-Authenticate',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-Request-Id',
+  'Deprecation',
+  'Sunset',
+  'Link',
+];
+
 /**
  * API.md §12: the OpenAPI documents describe every operation with its responses. Checks
  * an answer against the operation its request matched in the document of its version:
@@ -74,21 +90,31 @@ export class OpenApiConformance {
     ].map((problem) => `${where}: ${problem}`);
   }
 
-  /** Each documented header the answer carries has a value its schema allows. */
+  /**
+   * Each documented header the answer carries has a value its schema allows, and each
+   * header of the contract's own that it carries is documented for that answer.
+   */
   private headerProblems(version: Version, response: Json, at: string[], headers: Headers) {
     const doc = this.documents[version] as Json;
-    return Object.entries((response.headers ?? {}) as Json).flatMap(([name, header]) => {
-      const value = headers.get(name);
-      if (value === null) return [];
-      const defined = (header as Json).$ref
-        ? pointerOf((header as Json).$ref as string)
-        : [...at, 'headers', name];
-      const integer = resolve(doc, header as Json).schema?.type === 'integer';
-      const validate = this.validator(version, [...defined, 'schema']);
-      return validate(integer && /^\d+$/.test(value) ? Number(value) : value)
-        ? []
-        : [`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? ''}`];
-    });
+    const documented = new Set(Object.keys(response.headers ?? {}).map((n) => n.toLowerCase()));
+    const undocumented = CONTRACT_HEADERS.filter(
+      (name) => headers.has(name) && !documented.has(name.toLowerCase()),
+    ).map((name) => `header ${name} sent but not documented`);
+    return [
+      ...undocumented,
+      ...Object.entries((response.headers ?? {}) as Json).flatMap(([name, header]) => {
+        const value = headers.get(name);
+        if (value === null) return [];
+        const defined = (header as Json).$ref
+          ? pointerOf((header as Json).$ref as string)
+          : [...at, 'headers', name];
+        const integer = resolve(doc, header as Json).schema?.type === 'integer';
+        const validate = this.validator(version, [...defined, 'schema']);
+        return validate(integer && /^\d+$/.test(value) ? Number(value) : value)
+          ? []
+          : [`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? ''}`];
+      }),
+    ];
   }
 
   /** No body where none is documented; otherwise a documented media type and schema. */

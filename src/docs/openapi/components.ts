@@ -90,7 +90,8 @@ export const HEADERS: Json = {
     schema: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'WWW-Authenticate': {
-    description: 'The challenges a client may answer: `Bearer` and `ApiKey` (API.md §2).',
+    description:
+      'On a `401`: the challenges a client may answer, `Bearer` and `ApiKey` (API.md §2). On a `403` to an access token that lacks the permission: `Bearer` with `error="insufficient_scope"` and the `scope` needed (RFC 6750 §3.1).',
     schema: {
       type: 'string',
       maxLength: 500,
@@ -127,6 +128,11 @@ export const HEADERS: Json = {
       'RFC 8288 links: `rel="next"` and `rel="prev"` on a collection page (the URLs of `pagination`); on /api/v1 once API_V1_SUNSET is set, also `rel="successor-version"` (the same path under /api/v2) and `rel="deprecation"`.',
     // the next and prev links, and v1's two short deprecation links
     schema: { type: 'string', maxLength: 2 * MAX_LINK_LENGTH + 1024, pattern: '^<[^>]+>' },
+  },
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this answer, a success or a problem, is the replay of an earlier POST with the same `Idempotency-Key` (API.md §6).',
+    schema: { type: 'string', enum: ['true'] },
   },
   Location: {
     description: 'The URL of the created resource.',

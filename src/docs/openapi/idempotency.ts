@@ -15,10 +15,7 @@ const KEY_PARAMETER: Json = {
   schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
 };
 
-const REPLAYED: Json = {
-  description: '`true` when this answer is the replay of an earlier request with the same key.',
-  schema: { type: 'string', enum: ['true'] },
-};
+const REPLAYED: Json = { $ref: `#/components/headers/${REPLAYED_HEADER}` };
 
 /**
  * Every POST takes `Idempotency-Key` (API.md §6); the behaviour is one global

@@ -34,24 +34,39 @@ const IF_NONE_MATCH: Json = {
 /** Added to every answer of a deprecated version (API.md §11). */
 const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'];
 
+/**
+ * A problem an operation itself answers is stored with its Idempotency-Key and replayed
+ * (API.md §6); these responses are shared by every method, so the header is there too.
+ */
+const REPLAYABLE = ['Idempotent-Replayed'];
+
 /** Reusable problem responses, one per HTTP status, listing the codes each may carry. */
 const RESPONSES: Record<string, { name: string; codes: ErrorCode[]; headers?: string[] }> = {
-  '400': { name: 'BadRequest', codes: ['bad_request', 'invalid_json'] },
+  '400': { name: 'BadRequest', codes: ['bad_request', 'invalid_json'], headers: REPLAYABLE },
   '401': {
     name: 'Unauthorized',
     codes: ['unauthenticated', 'invalid_token'],
     headers: ['WWW-Authenticate'],
   },
-  '403': { name: 'Forbidden', codes: ['forbidden', 'origin_not_allowed'] },
-  '404': { name: 'NotFound', codes: ['not_found'] },
+  '403': {
+    name: 'Forbidden',
+    codes: ['forbidden', 'origin_not_allowed'],
+    headers: ['WWW-Authenticate', ...REPLAYABLE],
+  },
+  '404': { name: 'NotFound', codes: ['not_found'], headers: REPLAYABLE },
   '409': {
     name: 'Conflict',
     codes: ['conflict', 'insufficient_stock', 'invalid_status_transition', 'idempotency_key_in_use'],
+    headers: REPLAYABLE,
   },
   '412': { name: 'PreconditionFailed', codes: ['precondition_failed'] },
   '413': { name: 'PayloadTooLarge', codes: ['payload_too_large'] },
   '415': { name: 'UnsupportedMediaType', codes: ['unsupported_media_type'] },
-  '422': { name: 'ValidationFailed', codes: ['validation_failed', 'idempotency_key_reused'] },
+  '422': {
+    name: 'ValidationFailed',
+    codes: ['validation_failed', 'idempotency_key_reused'],
+    headers: REPLAYABLE,
+  },
   '429': { name: 'TooManyRequests', codes: ['rate_limited'], headers: ['Retry-After'] },
   '500': { name: 'InternalError', codes: ['internal_error'] },
   '503': { name: 'ServiceUnavailable', codes: ['service_unavailable'], headers: ['Retry-After'] },
@@ -91,7 +106,8 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
     if (operation.security) statuses.add('401').add('403');
     if (path.includes('{')) statuses.add('404');
     if (method === 'post' || method === 'put' || method === 'patch') statuses.add('409');
-    if (parameters.some((p) => p.in === 'header' && p.name === 'If-Match')) statuses.add('412');
+    const conditional = parameters.some((p) => p.in === 'header' && p.name === 'If-Match');
+    if (conditional) statuses.add('412');
     for (const status of [...statuses].sort()) {
       responses[status] ??= { $ref: `#/components/responses/${RESPONSES[status].name}` };
     }
@@ -104,10 +120,11 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
       if ('$ref' in r) continue;
       const own = [...common];
       if (/^2/.test(status) && r.content) {
-        // A GET's body always has one (its version or a hash); a write's only when the
-        // resource it answers with has a version (response-hooks, VersionEtagInterceptor).
+        // A GET's body always has one (its version or a hash); a write's when the resource
+        // it answers with has a version (response-hooks, VersionEtagInterceptor), or when
+        // it takes If-Match: a status sub-resource answers with its resource's new ETag.
         if (method === 'get') own.push(...GET_HEADERS);
-        else if (hasVersion(doc, r)) own.push('ETag');
+        else if (conditional || hasVersion(doc, r)) own.push('ETag');
       }
       if (status === '201') own.push('Location');
       r.headers = { ...headerRefs(own), ...((r.headers) ?? {}) };

@@ -151,7 +151,8 @@ function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
   for (const part of sort.split(',')) {
     const descending = part.startsWith('-');
     const name = descending ? part.slice(1) : part;
-    const field = spec.sortable[name];
+    // own fields only: `constructor` or `toString` are no sortable field
+    const field = Object.hasOwn(spec.sortable, name) ? spec.sortable[name] : undefined;
     if (!field) {
       const allowed = Object.keys(spec.sortable).join(', ');
       throw new Problem(

@@ -1,0 +1,82 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { Problem } from './problem';
+
+/** `scheme://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+/**
+ * A percent-encoded unreserved character (RFC 3986 §2.3): a letter, digit, `-`, `_` or
+ * `~`. `%2E` stays encoded: decoding it could make a dot segment of the path.
+ */
+const ENCODED_UNRESERVED = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|5F|7E)/gi;
+
+/**
+ * Fastify's `rewriteUrl`: every request target in one canonical form before routing, so
+ * that what the router serves and what the hooks decide by path (the rate limit on
+ * `/api/*`, v1's deprecation headers, v2's cursor-only pages, the links of a page) agree.
+ * Without it `/%61pi/v1/products` reached the route while the hooks saw no `/api` path,
+ * and an absolute-form target (`GET http://host/api/… HTTP/1.1`) did the same.
+ *
+ * - An absolute-form target becomes its path and query; its authority replaces `Host`,
+ *   as RFC 9112 §3.2.2 requires of an origin server.
+ * - In the path, percent-encoded unreserved characters are decoded (RFC 3986 §6.2.2.2:
+ *   `%61` and `a` are the same URI). Other escapes are left to the router.
+ */
+export function canonicalRequestTarget(request: IncomingMessage): string {
+  let target = request.url ?? '/';
+  if (target.charCodeAt(0) !== 0x2f /* '/' */) {
+    const absolute = ABSOLUTE_FORM.exec(target);
+    if (!absolute) return target; // `*` (OPTIONS *), or something the router refuses
+    if (absolute[1] !== '') request.headers.host = absolute[1];
+    target = target.slice(absolute[0].length);
+    if (target.charCodeAt(0) !== 0x2f) target = `/${target}`;
+  }
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
+  if (!path.includes('%')) return target;
+  const decoded = path.replace(ENCODED_UNRESERVED, (escape) =>
+    String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
+  );
+  return query === -1 ? decoded : decoded + target.slice(query);
+}
+
+/**
+ * `host[:port]`: a registered name (letters, digits, `.`, `-`, `_`, `~`), an IPv4 address
+ * or a bracketed IPv6 literal, and a port of at most five digits.
+ */
+const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?$/;
+
+/**
+ * The host the links of an answer are built on, when PUBLIC_URL is unset (base-url.ts),
+ * must be one (RFC 9112 §3.2: a missing-in-1.1, repeated or invalid `Host` is `400`).
+ * Unchecked, `Host: evil>; rel="next", <http://x` wrote a link of its own into `Link`
+ * and URLs that are not URLs into `pagination` and problem `type`. With `TRUST_PROXY`
+ * the host may come from `X-Forwarded-Host` (request.host); it is checked the same way.
+ * A request without any (HTTP/1.0, a load balancer's health check) is served; its links,
+ * like those of the `400`, use the address it came in on.
+ */
+export function refuseInvalidHosts(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const host = request.host as string | undefined;
+    if (host === undefined || host === '') return done();
+    const match = HOST.exec(host);
+    const repeated = hostFields(request.raw.rawHeaders) > 1;
+    if (match && !repeated && (match[1] === undefined || Number(match[1]) <= 65535)) {
+      return done();
+    }
+    // the answer's own links (problem `type`, v1's deprecation links) fall back to the
+    // address the request came in on
+    delete request.raw.headers.host;
+    delete request.raw.headers['x-forwarded-host'];
+    const message = repeated ? 'must be sent once' : 'must be a host name or address and a port';
+    done(new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]));
+  });
+}
+
+function hostFields(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
