@@ -15,7 +15,7 @@ import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { clientErrorHandler } from './http/client-errors';
 import { registerCors } from './http/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
-import { canonicalRequestTarget, refuseInvalidHosts } from './http/request-target';
+import { canonicalRequestTarget, refuseMalformedTargets } from './http/request-target';
 import { FrameworkErrors } from './http/framework-errors';
 import { registerJsonBodyParser } from './http/json-body';
 import { requestIdFor } from './http/request-id';
@@ -96,7 +96,7 @@ export async function createApp(
   // refused (403) before authentication, as preflights carry no credentials.
   registerSecurityHeaders(fastify, config);
   await registerCors(fastify, config);
-  refuseInvalidHosts(fastify);
+  refuseMalformedTargets(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config, database, routes }),

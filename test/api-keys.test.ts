@@ -350,6 +350,23 @@ describe('usage', () => {
     expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toContain(field);
   });
 
+  it('says which bound a period too long breaks: from before the default to, or to after from', async () => {
+    const created = await createKey({ role: 'analyst' });
+    const usage = (query: string) => api.get(`/api/v1/api-keys/${created.id}/usage${query}`);
+
+    const fromOnly = expectProblem(await usage('?from=2000-01-01T00:00:00Z'), 400, 'bad_request');
+    const both = expectProblem(
+      await usage('?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z'),
+      400,
+      'bad_request',
+    );
+
+    expect(fromOnly.errors).toEqual([
+      { field: 'from', message: 'must be at most 31 days before to (default: now)' },
+    ]);
+    expect(both.errors).toEqual([{ field: 'to', message: 'must be at most 31 days after from' }]);
+  });
+
   it('is 404 for an unknown or revoked key', async () => {
     const created = await createKey({ role: 'analyst' });
     await api.request('DELETE', `/api/v1/api-keys/${created.id}`);

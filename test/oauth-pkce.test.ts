@@ -31,16 +31,22 @@ interface SignIn {
 
 /**
  * A browser that signs in: follows the authorization URL's redirects, fills the sign-in
- * form with `email` and `password`, and stops at the redirect URI.
+ * form with `email` and `password`, and stops at the redirect URI. `reach` maps a URL to
+ * where the browser's request goes: a proxy in front of the server, for PUBLIC_URL.
  */
-async function signIn(authorizationUrl: URL, email: string, password = PASSWORD): Promise<SignIn> {
+async function signIn(
+  authorizationUrl: URL,
+  email: string,
+  password = PASSWORD,
+  reach = (url: string) => url,
+): Promise<SignIn> {
   const jar = new CookieJar();
   const trail: SignIn['trail'] = [];
   let loginPage = '';
   let url = authorizationUrl.href;
   let form: URLSearchParams | undefined;
   for (let hop = 0; hop < 12; hop++) {
-    const response = await browse(jar, url, form);
+    const response = await browse(jar, reach(url), form);
     trail.push({ url, status: response.status });
     form = undefined;
     const location = response.headers.get('location');
@@ -471,7 +477,10 @@ describe('state in the database', () => {
         code_challenge: createHash('sha256').update(verifier).digest('base64url'),
         code_challenge_method: 'S256',
       }).toString();
-      const { callback } = await signIn(authorize, email);
+      // the authorization server's pages link to PUBLIC_URL, a proxy in front of the app
+      const { callback } = await signIn(authorize, email, PASSWORD, (url) =>
+        url.replace(PUBLIC_URL, first.base),
+      );
       const issued = await token(first.base, {
         grant_type: 'authorization_code',
         code: callback.searchParams.get('code') as string,

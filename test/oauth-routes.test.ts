@@ -109,3 +109,38 @@ describe('the methods table', () => {
     },
   );
 });
+
+describe('with PUBLIC_URL', () => {
+  let behindProxy: TestApp;
+
+  beforeAll(async () => {
+    behindProxy = await startTestApp({ PUBLIC_URL: 'https://api.example.com' });
+  });
+
+  afterAll(async () => {
+    await behindProxy?.close();
+  });
+
+  it.each([['/.well-known/oauth-authorization-server'], ['/.well-known/openid-configuration']])(
+    'names every endpoint of %s under PUBLIC_URL, as its issuer, whatever host and scheme the request came in on',
+    async (path) => {
+      const response = await behindProxy.get(path, { auth: false });
+
+      expect(response.status).toBe(200);
+      const metadata = response.body as Record<string, unknown>;
+      expect(metadata.issuer).toBe('https://api.example.com/oauth');
+      const endpoints = Object.entries(metadata).filter(
+        ([name, value]) => /_(endpoint|uri)$/.test(name) && typeof value === 'string',
+      );
+      expect(endpoints.map(([name]) => name)).toEqual(
+        expect.arrayContaining(['token_endpoint', 'authorization_endpoint', 'jwks_uri']),
+      );
+      for (const [name, value] of endpoints) {
+        expect([name, value]).toEqual([
+          name,
+          expect.stringMatching(/^https:\/\/api\.example\.com\/oauth\//),
+        ]);
+      }
+    },
+  );
+});

@@ -395,3 +395,30 @@ it(
   },
   LINT_TIMEOUT_MS,
 );
+
+it('documents each collection’s sort fields, default and tie-breaker, and the limit’s default, as the API takes them', async () => {
+  const lists = operations(docs.v2).filter(({ operation }) =>
+    ((operation.parameters ?? []) as Json[]).some((p) => p.in === 'query' && p.name === 'sort'),
+  );
+  expect(lists.length).toBe(12);
+  for (const { path, operation } of lists) {
+    const parameters = operation.parameters as Json[];
+    const sort = parameters.find((p) => p.name === 'sort') as Json;
+    const limit = parameters.find((p) => p.name === 'limit') as Json;
+    expect([path, limit.schema.default, operation['x-collection']]).toEqual([path, 20, undefined]);
+    const fields = [...(sort.description as string).matchAll(/`(-?\w+)`/g)].map((m) => m[1]);
+    const pattern = new RegExp(sort.schema.pattern as string);
+    expect([path, pattern.test(sort.schema.default as string)]).toEqual([path, true]);
+    expect([path, pattern.test('colour')]).toEqual([path, false]);
+    if (path.includes('{')) continue; // nested collections: their parent is needed
+    for (const field of new Set(fields.filter((f) => !f.startsWith('-')))) {
+      expect([path, field, pattern.test(`-${field}`)]).toEqual([path, field, true]);
+      const response = await api.get(`${path}?sort=-${field}&limit=1`);
+      expect([path, field, response.status]).toEqual([path, field, 200]);
+    }
+  }
+  const products = lists.find(({ path }) => path === '/api/v2/products')?.operation as Json;
+  const sort = (products.parameters as Json[]).find((p) => p.name === 'sort') as Json;
+  expect(sort.schema.default).toBe('-createdAt');
+  expect(sort.description).toContain('`price`');
+});

@@ -439,3 +439,83 @@ describe('a lone surrogate, which is no character and which UTF-8 cannot hold', 
     expect(response.body.description).toBe('😀');
   });
 });
+
+describe('a body sent with a content coding', () => {
+  it.each([['gzip'], ['br'], ['deflate, gzip']])(
+    'refuses Content-Encoding: %s with 415, even when the bytes are plain JSON, and creates nothing',
+    async (coding) => {
+      const response = await noProductCreated(() =>
+        api.request('POST', '/api/v1/products', {
+          rawBody: JSON.stringify(productBody()),
+          headers: { ...JSON_TYPE, 'Content-Encoding': coding },
+        }),
+      );
+
+      const problem = expectProblem(response, 415, 'unsupported_media_type');
+      expect(problem.detail).toContain(`Content-Encoding ${coding}`);
+    },
+  );
+
+  it('takes Content-Encoding: identity, which is no coding', async () => {
+    const response = await api.request('POST', '/api/v1/products', {
+      rawBody: JSON.stringify(productBody()),
+      headers: { ...JSON_TYPE, 'Content-Encoding': 'identity' },
+    });
+
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('what a refused query parameter is told', () => {
+  const errorsOf = async (query: string, path = '/api/v1/products') =>
+    expectProblem(await api.get(`${path}?${query}`), 400, 'bad_request').errors;
+
+  it.each([
+    ['limit=-1', [{ field: 'limit', message: 'must not be less than 1' }]],
+    ['limit=abc', [{ field: 'limit', message: 'must be an integer number' }]],
+    ['=x', [{ field: '', message: 'is not a known query parameter' }]],
+    ['category=toys&category=tools', [{ field: 'category', message: 'must be given once' }]],
+    ['limit=5&limit=6', [{ field: 'limit', message: 'must be given once' }]],
+    ['currency=ZZZ', [{ field: 'currency', message: 'must be an ISO 4217 code such as EUR' }]],
+    ['currency=eur', [{ field: 'currency', message: 'must be an ISO 4217 code such as EUR' }]],
+    [
+      'q=%ZZ',
+      [{ field: 'q', message: 'must be percent-encoded UTF-8 (a % followed by two hex digits)' }],
+    ],
+    [
+      'q=%FF',
+      [{ field: 'q', message: 'must be percent-encoded UTF-8 (a % followed by two hex digits)' }],
+    ],
+  ])('?%s: %j', async (query, errors) => {
+    expect(await errorsOf(query)).toEqual(errors);
+  });
+
+  it('takes a currency filter that is ISO 4217 and a query escape that is UTF-8', async () => {
+    const response = await api.get('/api/v1/products?currency=JPY&q=%C3%A9t%C3%A9');
+
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('a body field of the wrong type', () => {
+  it('is told its type only, not bounds or nesting rules that cannot apply (v2 price as a string)', async () => {
+    const { price, currency, ...rest } = productBody();
+    const response = await noProductCreated(() =>
+      api.post('/api/v2/products', { ...rest, price: `${price} ${currency}` }),
+    );
+
+    expect(expectProblem(response, 422, 'validation_failed').errors).toEqual([
+      { field: 'price', message: 'must be an object' },
+    ]);
+  });
+
+  it('is told its type only for a string field sent as a number', async () => {
+    const response = await noProductCreated(() =>
+      api.post('/api/v1/products', { ...productBody(), name: 42 }),
+    );
+
+    expect(expectProblem(response, 422, 'validation_failed').errors).toEqual([
+      { field: 'name', message: 'must be a string' },
+    ]);
+  });
+});

@@ -8,6 +8,7 @@ import { EventDto } from './dto/event.dto';
 import { ListEventsDto } from './dto/list-events.dto';
 import { toEventEnvelope } from './event-envelope';
 import { EventsService } from './events.service';
+import { EVENTS } from './events.repository';
 
 const OBJECT_NOTE =
   '`data.object` is the resource as /api/v1 showed it when the event happened, under /api/v2 too (events are stored once, in the v1 representation).';
@@ -29,7 +30,7 @@ export class EventsController {
     summary: 'List events, newest first',
     description: `${OBJECT_NOTE} To catch up after an outage, list with \`sort=createdAt\` and \`createdFrom\` a few minutes before the last event you handled, and drop the ids you have seen.`,
   })
-  @ApiPage(EventDto)
+  @ApiPage(EventDto, () => EVENTS)
   async list(@Query() query: ListEventsDto): Promise<Page<EventDto>> {
     return (await this.events.list(query, query)).map(toEventEnvelope);
   }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { Problem } from './problem';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
 import { ACCEPTED_REQUEST_ID } from './request-id';
+import { isHost } from './request-target';
 import { helmetOptions, securityHeaders } from './security-headers';
 
 /** A request line's target we can name as the problem's `instance`: an origin-form path. */
@@ -19,8 +20,6 @@ const DETAILS: Record<string, string> = {
 };
 /** A request line's method worth logging: an HTTP token. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
-/** A Host header worth repeating in the problem's `type` link: a name or address, a port. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
  * Fastify's `clientErrorHandler`: the answer to bytes Node's HTTP parser refuses before
@@ -123,7 +122,8 @@ function headOf(raw: unknown): Partial<Record<'method' | 'target' | 'host' | 're
   return {
     method: TOKEN.test(method) ? method : undefined,
     target: target && ORIGIN_FORM.test(target) ? target.split('?')[0] : undefined,
-    host: host && HOST.test(host) ? host : undefined,
+    // worth repeating in the problem's `type` link only when it is a host
+    host: host && isHost(host) ? host : undefined,
     requestId: requestId && ACCEPTED_REQUEST_ID.test(requestId) ? requestId : undefined,
   };
 }

@@ -49,13 +49,27 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer' },
-    (_request, bytes, done) => {
+    (request, bytes, done) => {
       try {
+        refuseContentCoding(request.headers['content-encoding'], (bytes as Buffer).length);
         done(null, parseJsonBody(decodeUtf8(bytes as Buffer)));
       } catch (error) {
         done(error as Error, undefined);
       }
     },
+  );
+}
+
+/**
+ * Bodies are read as sent: a content coding (`gzip`, `br`) is not undone, so a coded body
+ * is `415` (RFC 9110 §8.4.1, §15.5.16) rather than bytes taken for JSON, or a body sent
+ * as plain JSON under a coding label taken at its word.
+ */
+function refuseContentCoding(coding: string | undefined, length: number): void {
+  if (coding === undefined || length === 0 || /^\s*identity\s*$/i.test(coding)) return;
+  throw new Problem(
+    'unsupported_media_type',
+    `Content-Encoding ${coding} is not supported; send the body uncoded (identity).`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, SetMetadata, Type } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiHeader,
@@ -7,7 +7,16 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { CollectionSpec } from './pagination/collection-spec';
 import { PaginationDto } from './pagination/pagination.dto';
+
+/**
+ * The collection a list operation pages through, for the OpenAPI build to document its
+ * `sort` and `limit` (docs/openapi/collections.ts). A function, read when the documents
+ * are built: the spec lives in the repository, which a controller's module may still be
+ * loading when the decorator runs.
+ */
+export const COLLECTION_SPEC = 'openapi:collection-spec';
 
 /** The largest value of a PostgreSQL `integer` column (versions, stock quantities). */
 export const PG_INTEGER_MAX = 2 ** 31 - 1;
@@ -15,9 +24,10 @@ export const PG_INTEGER_MAX = 2 ** 31 - 1;
 /** `version` of every resource (API.md §3): 1 at creation, one more with every change. */
 export const ApiVersionProperty = () => ApiProperty({ minimum: 1, maximum: PG_INTEGER_MAX });
 
-/** A collection answer: `{data: Item[], pagination}`. */
-export const ApiPage = (item: Type<unknown>) =>
+/** A collection answer: `{data: Item[], pagination}`, sorted as `spec()` says. */
+export const ApiPage = (item: Type<unknown>, spec: () => CollectionSpec) =>
   applyDecorators(
+    SetMetadata(COLLECTION_SPEC, spec),
     ApiExtraModels(item, PaginationDto),
     ApiResponse({
       status: 200,

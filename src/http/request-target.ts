@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from './problem';
 
 /** `scheme://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
@@ -47,6 +47,10 @@ export function canonicalRequestTarget(request: IncomingMessage): string {
 const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?$/;
 
 /**
+ * Refuses, before anything else reads them, a `Host` links cannot be built on and a query
+ * string that is not percent-encoded UTF-8: `400 bad_request` naming the header or the
+ * parameter.
+ *
  * The host the links of an answer are built on, when PUBLIC_URL is unset (base-url.ts),
  * must be one (RFC 9112 §3.2: a missing-in-1.1, repeated or invalid `Host` is `400`).
  * Unchecked, `Host: evil>; rel="next", <http://x` wrote a link of its own into `Link`
@@ -55,22 +59,57 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?
  * A request without any (HTTP/1.0, a load balancer's health check) is served; its links,
  * like those of the `400`, use the address it came in on.
  */
-export function refuseInvalidHosts(fastify: FastifyInstance): void {
+export function refuseMalformedTargets(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    const host = request.host as string | undefined;
-    if (host === undefined || host === '') return done();
-    const match = HOST.exec(host);
-    const repeated = hostFields(request.raw.rawHeaders) > 1;
-    if (match && !repeated && (match[1] === undefined || Number(match[1]) <= 65535)) {
-      return done();
-    }
-    // the answer's own links (problem `type`, v1's deprecation links) fall back to the
-    // address the request came in on
-    delete request.raw.headers.host;
-    delete request.raw.headers['x-forwarded-host'];
-    const message = repeated ? 'must be sent once' : 'must be a host name or address and a port';
-    done(new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]));
+    done(hostProblem(request) ?? queryProblem(request.url));
   });
+}
+
+/** `host` is a name or address with at most a valid port: links can be built on it. */
+export function isHost(host: string): boolean {
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+function hostProblem(request: FastifyRequest): Problem | undefined {
+  const host = request.host as string | undefined;
+  if (host === undefined || host === '') return undefined;
+  const repeated = hostFields(request.raw.rawHeaders) > 1;
+  if (!repeated && isHost(host)) return undefined;
+  // the answer's own links (problem `type`, v1's deprecation links) fall back to the
+  // address the request came in on
+  delete request.raw.headers.host;
+  delete request.raw.headers['x-forwarded-host'];
+  const message = repeated ? 'must be sent once' : 'must be a host name or address and a port';
+  return new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]);
+}
+
+/**
+ * A query string's escapes must decode to UTF-8, as the path's must (the router's `400`).
+ * Fastify's query parser keeps a malformed one (`%ZZ`, `%FF`) as it came, so `q=%ZZ`
+ * searched for the three characters. The parameter it is in is named.
+ */
+function queryProblem(url: string): Problem | undefined {
+  const start = url.indexOf('?');
+  if (start === -1 || !url.includes('%', start)) return undefined;
+  for (const part of url.slice(start + 1).split('&')) {
+    try {
+      decodeURIComponent(part);
+    } catch {
+      const name = part.split('=')[0];
+      const message = 'must be percent-encoded UTF-8 (a % followed by two hex digits)';
+      let field: string;
+      try {
+        field = decodeURIComponent(name);
+      } catch {
+        field = name;
+      }
+      return new Problem('bad_request', `The query parameter ${field} ${message}.`, [
+        { field, message },
+      ]);
+    }
+  }
+  return undefined;
 }
 
 function hostFields(rawHeaders: string[]): number {

@@ -13,12 +13,21 @@ class InvalidInput extends Error {
 /** What `errors[].message` says of a body field no DTO declares. */
 export const UNKNOWN_FIELD = 'is not a known field';
 const UNKNOWN_QUERY_PARAMETER = 'is not a known query parameter';
+/** What a query parameter sent twice (`?status=open&status=paid`) is told. */
+const REPEATED_QUERY_PARAMETER = 'must be given once';
 /** The `field` of an error about the body as a whole. */
 export const BODY_FIELD = '(body)';
 /** PostgreSQL text cannot hold U+0000: refused in bodies (json-body.ts) and query strings. */
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
-const MESSAGE_REWRITES: [RegExp, string][] = [[/^property (\S+) should not exist$/, UNKNOWN_FIELD]];
+const MESSAGE_REWRITES: [RegExp, string][] = [[/^property (\S*) should not exist$/, UNKNOWN_FIELD]];
+
+/** class-validator's messages for a value of the wrong JSON type. */
+const WRONG_TYPE =
+  /^must be (a string|an integer number|a boolean value|a number conforming to the specified constraints|an object|an array)$/;
+/** Its messages for bounds and nesting, which say nothing useful of a value of the wrong type. */
+const BOUND_OR_NESTING =
+  /^(must not be (greater|less) than |must be (longer|shorter) than or equal to |must contain (no more than|at least) |nested property )/;
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -36,8 +45,13 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
           ? raw.slice(error.property.length + 1)
           : raw;
     });
-    // two rules that say the same thing (one message for a shape and a calendar check) say it once
-    const own = [...new Set(messages)].map((message) => ({ field, message }));
+    // A value of the wrong type is told so, not also that it is out of bounds ("-1" was
+    // "must not be greater than 100"); two rules that say the same thing (a shape and a
+    // calendar check) say it once.
+    const wrongType = messages.some((m) => WRONG_TYPE.test(m));
+    const own = [...new Set(messages)]
+      .filter((m) => !(wrongType && BOUND_OR_NESTING.test(m)))
+      .map((message) => ({ field, message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }
@@ -84,17 +98,34 @@ export class StrictValidationPipe extends ValidationPipe {
     } catch (error) {
       if (!(error instanceof InvalidInput)) throw error;
       if (metadata.type === 'query') {
-        const unknown = error.errors.filter((e) => e.message === UNKNOWN_FIELD);
-        for (const e of unknown) e.message = UNKNOWN_QUERY_PARAMETER;
+        const errors = queryErrors(value as Record<string, unknown>, error.errors);
         throw new Problem(
           'bad_request',
-          error.errors.map((e) => `${e.field} ${e.message}`).join('; '),
-          error.errors,
+          errors.map((e) => `${e.field || '""'} ${e.message}`).join('; '),
+          errors,
         );
       }
       throw new ValidationProblem(error.errors);
     }
   }
+}
+
+/**
+ * A query's errors as a client reads them: an undeclared name is an unknown parameter,
+ * and a parameter sent more than once (an array to the validators) is told that, once,
+ * instead of what its rules say of an array.
+ */
+function queryErrors(query: Record<string, unknown>, errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.flatMap((e) => {
+    const name = e.field.split(/[.[]/)[0];
+    if (e.message !== UNKNOWN_FIELD && Array.isArray(query[name])) {
+      if (seen.has(name)) return [];
+      seen.add(name);
+      return [{ field: name, message: REPEATED_QUERY_PARAMETER }];
+    }
+    return [{ ...e, message: e.message === UNKNOWN_FIELD ? UNKNOWN_QUERY_PARAMETER : e.message }];
+  });
 }
 
 /**

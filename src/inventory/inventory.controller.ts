@@ -18,6 +18,7 @@ import {
 } from './dto/inventory.dto';
 import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
+import { ADJUSTMENTS, INVENTORY } from './inventory.repository';
 
 /**
  * Stock levels look the same in v1 and v2 (no money), so one controller serves both;
@@ -31,7 +32,7 @@ export class InventoryController {
   @Get()
   @RequirePermission('inventory:read')
   @ApiOperation({ operationId: 'listInventory', summary: 'List stock levels' })
-  @ApiPage(InventoryItemDto)
+  @ApiPage(InventoryItemDto, () => INVENTORY)
   async list(@Query() query: ListInventoryDto): Promise<Page<InventoryItemDto>> {
     return (await this.inventory.list(query, query)).map(toInventoryItem);
   }
@@ -104,7 +105,7 @@ export class InventoryController {
     operationId: 'listInventoryAdjustments',
     summary: 'The stock ledger of a SKU, newest first',
   })
-  @ApiPage(AdjustmentDto)
+  @ApiPage(AdjustmentDto, () => ADJUSTMENTS)
   async listAdjustments(
     @SkuParam() sku: string,
     @Query() query: OffsetListQueryDto,

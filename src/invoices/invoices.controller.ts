@@ -17,6 +17,7 @@ import { CREATE_INVOICE_DESCRIPTION, CREATE_INVOICE_SUMMARY } from './invoices.o
 import { InvoicesService } from './invoices.service';
 import { toInvoiceV1 } from './invoices.v1.mapper';
 import { toInvoiceV2 } from './invoices.v2.mapper';
+import { INVOICES } from './invoices.repository';
 
 type InvoicesVersion<Dto> = ResourceVersion<
   InvoiceEntity,
@@ -34,7 +35,7 @@ function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
     @Get()
     @RequirePermission('invoices:read')
     @ApiOperation({ operationId: 'listInvoices', summary: 'List invoices (a customer: its own)' })
-    @ApiPage(api.dto)
+    @ApiPage(api.dto, () => INVOICES)
     async list(
       @Query() @ParamType(api.listQuery) query: ListInvoicesV1Dto | ListInvoicesV2Dto,
       @CurrentPrincipal() principal: Principal,

@@ -16,6 +16,7 @@ import type { OrderEntity } from './order.entity';
 import { OrdersService } from './orders.service';
 import { toOrderV1 } from './orders.v1.mapper';
 import { toOrderV2 } from './orders.v2.mapper';
+import { ORDERS } from './orders.repository';
 
 type OrdersVersion<Dto> = ResourceVersion<OrderEntity, Dto, ListOrdersV1Dto | ListOrdersV2Dto>;
 
@@ -29,7 +30,7 @@ function ordersController<Dto>(api: OrdersVersion<Dto>) {
     @Get()
     @RequirePermission('orders:read')
     @ApiOperation({ operationId: 'listOrders', summary: 'List orders (a customer: its own)' })
-    @ApiPage(api.dto)
+    @ApiPage(api.dto, () => ORDERS)
     async list(
       @Query() @ParamType(api.listQuery) query: ListOrdersV1Dto | ListOrdersV2Dto,
       @CurrentPrincipal() principal: Principal,

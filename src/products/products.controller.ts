@@ -22,6 +22,7 @@ import type { ProductEntity } from './product.entity';
 import { ProductsService } from './products.service';
 import { productInputFromV1, productPatchFromV1, toProductV1 } from './products.v1.mapper';
 import { productInputFromV2, productPatchFromV2, toProductV2 } from './products.v2.mapper';
+import { PRODUCTS } from './products.repository';
 
 /** Products also differ by version in what a client writes (v2: price as an object). */
 interface ProductsVersion<Dto, Write, PatchBody> extends ResourceVersion<
@@ -45,7 +46,7 @@ function productsController<Dto, Write, PatchBody>(api: ProductsVersion<Dto, Wri
     @Get()
     @RequirePermission('products:read')
     @ApiOperation({ operationId: 'listProducts', summary: 'List products' })
-    @ApiPage(api.dto)
+    @ApiPage(api.dto, () => PRODUCTS)
     async list(
       @Query() @ParamType(api.listQuery) query: ListProductsV1Dto | ListProductsV2Dto,
     ): Promise<Page<Dto>> {

@@ -13,6 +13,7 @@ import { ShipmentDto } from './dto/shipment.dto';
 import { shipmentInputFrom, shipmentPatchFrom } from './shipment-input';
 import { toShipment } from './shipment.mapper';
 import { ShipmentsService } from './shipments.service';
+import { SHIPMENTS } from './shipments.repository';
 
 /**
  * Shipments look the same in v1 and v2 (no money), so one controller serves both; v2's
@@ -29,7 +30,7 @@ export class ShipmentsController {
     operationId: 'listShipments',
     summary: "List shipments (a customer: its own orders')",
   })
-  @ApiPage(ShipmentDto)
+  @ApiPage(ShipmentDto, () => SHIPMENTS)
   async list(
     @Query() query: ListShipmentsDto,
     @CurrentPrincipal() principal: Principal,

@@ -20,6 +20,7 @@ import { ApiKeyCreatedDto, ApiKeyDto } from './dto/api-key.dto';
 import { ApiKeyUsageDto, ApiKeyUsageQueryDto } from './dto/api-key-usage.dto';
 import { ApiKeyCreateDto } from './dto/api-key-write.dto';
 import { ListApiKeysDto } from './dto/list-api-keys.dto';
+import { API_KEYS } from './api-keys.repository';
 
 const REVOKE_DESCRIPTION = `The key is refused (401 \`invalid_token\`) from the moment this answers on the instance that answered, and on every other instance within a few seconds: the revocation is announced to all of them through Redis. A deployment without Redis lets other instances honour a revoked key for at most ${API_KEY_CACHE_TTL_MS / 1000} s, the lifetime of their cache of verified keys. The key is then gone from reads; its usage is kept.`;
 
@@ -35,7 +36,7 @@ export class ApiKeysController {
   @Get()
   @RequirePermission('api-keys:read')
   @ApiOperation({ operationId: 'listApiKeys', summary: 'List API keys (never the keys)' })
-  @ApiPage(ApiKeyDto)
+  @ApiPage(ApiKeyDto, () => API_KEYS)
   async list(@Query() query: ListApiKeysDto): Promise<Page<ApiKeyDto>> {
     return (await this.keys.list(query, query)).map(toApiKey);
   }

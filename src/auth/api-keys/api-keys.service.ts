@@ -106,10 +106,10 @@ export class ApiKeysService {
       throw rangeProblem('from', 'must be before to');
     }
     if (end.getTime() - start.getTime() > MAX_USAGE_HOURS * HOUR_MS) {
-      throw rangeProblem(
-        to ? 'to' : 'from',
-        `must be at most ${MAX_USAGE_HOURS / 24} days after from`,
-      );
+      const days = MAX_USAGE_HOURS / 24;
+      throw to
+        ? rangeProblem('to', `must be at most ${days} days after from`)
+        : rangeProblem('from', `must be at most ${days} days before to (default: now)`);
     }
     return { from: start, to: end, hours: await this.usage.hourly(id, start, end) };
   }

@@ -18,6 +18,7 @@ import { OAuthClientCreatedDto, OAuthClientDto } from './dto/oauth-client.dto';
 import { OAuthClientCreateDto, OAuthClientPatchDto } from './dto/oauth-client-write.dto';
 import { toCreatedOAuthClient, toOAuthClient } from './oauth-clients.mapper';
 import { OAuthClientsService } from './oauth-clients.service';
+import { OAUTH_CLIENTS } from './oauth-clients.repository';
 
 const CREATE_DESCRIPTION =
   'Registers a client of the built-in authorization server (`/oauth`). A public client (`public: true`) has no secret and uses the authorization code flow with PKCE `S256`; a confidential one gets `clientSecret` in this answer only (only its SHA-256 hash is stored) and may also use client credentials. Redirect URIs are compared exactly.';
@@ -34,7 +35,7 @@ export class OAuthClientsController {
   @Get()
   @RequirePermission('oauth-clients:read')
   @ApiOperation({ operationId: 'listOAuthClients', summary: 'List OAuth clients' })
-  @ApiPage(OAuthClientDto)
+  @ApiPage(OAuthClientDto, () => OAUTH_CLIENTS)
   async list(@Query() query: ListOAuthClientsDto): Promise<Page<OAuthClientDto>> {
     return (await this.clients.list(query)).map(toOAuthClient);
   }

@@ -56,12 +56,21 @@ type Middleware = Parameters<Provider['use']>[0];
  * once oidc-provider is done, `req.url` is what the client sent again: it routes on a
  * rewritten one (the mount point cut off, root discovery paths mapped to its own), and
  * the request's log line, written when the answer ends, shows `req.url`.
+ *
+ * Its URLs are on `origin`, the one the rest of the API links to (PUBLIC_URL when set,
+ * base-url.ts): Koa would take scheme and host from the request, so discovery named an
+ * `https://` issuer next to `http://…/oauth/token` behind a proxy ending TLS, which
+ * clients refuse. The scheme also decides whether cookies are `Secure`.
  */
 export function apiEdges(
   origin: string,
   sentRequestOf: (req: IncomingMessage) => SentRequest | undefined,
 ): Middleware {
+  const { protocol, host } = new URL(origin);
+  const seenAs = { protocol: { value: protocol.slice(0, -1) }, host: { value: host } };
   return async (ctx, next) => {
+    // Koa's ctx.href, ctx.origin and ctx.secure read these two
+    Object.defineProperties(ctx.request, seenAs);
     const sent = sentRequestOf(ctx.req);
     try {
       await next();

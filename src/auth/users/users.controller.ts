@@ -17,6 +17,7 @@ import { UserCreateDto, UserPatchDto } from './dto/user-write.dto';
 import { ListUsersDto } from './dto/list-users.dto';
 import { toUser } from './users.mapper';
 import { UsersService } from './users.service';
+import { USERS } from './users.repository';
 
 /** Users look the same in v1 and v2, so one controller serves both. */
 @ApiTags('users')
@@ -27,7 +28,7 @@ export class UsersController {
   @Get()
   @RequirePermission('users:read')
   @ApiOperation({ operationId: 'listUsers', summary: 'List users' })
-  @ApiPage(UserDto)
+  @ApiPage(UserDto, () => USERS)
   async list(@Query() query: ListUsersDto): Promise<Page<UserDto>> {
     return (await this.users.list(query, query)).map(toUser);
   }

@@ -1,11 +1,26 @@
-import { IsString, Length, Matches } from 'class-validator';
-import { MAX_MINOR_DIGITS } from '../money';
+import { IsString, Length, Matches, ValidateBy } from 'class-validator';
+import { isCurrency, MAX_MINOR_DIGITS } from '../money';
 
 /** A decimal string with as many fraction digits as some currency has (ISO 4217: 0 to 4). */
 export const AMOUNT_PATTERN = new RegExp(`^(0|[1-9]\\d{0,14})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 /** A total may have more digits than one price: up to a bigint of minor units. */
 export const TOTAL_PATTERN = new RegExp(`^(0|[1-9]\\d{0,18})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+export const CURRENCY_MESSAGE = 'must be an ISO 4217 code such as EUR';
+
+/**
+ * A current ISO 4217 code, for a filter: a code no product can have (`ZZZ`) is a
+ * mistake to name, not an empty page. (Writes check the same list, and minor units, when
+ * parsing the amount: money.ts.) The message is the pattern's, so it is said once.
+ */
+export const IsIso4217 = () =>
+  ValidateBy({
+    name: 'isIso4217',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isCurrency(value),
+      defaultMessage: () => CURRENCY_MESSAGE,
+    },
+  });
 
 /** v2 money (API.md §11): the amount as a decimal string with the currency's minor digits. */
 export class MoneyDto {

@@ -7,11 +7,12 @@ export const QueryBoolean = () =>
   );
 
 /**
- * Decimal digits in a query string become a number; anything else (`0x10`, `1e1`, `+5`,
- * ` 5`, `5.0`, which `Number()` would take) stays a string and fails @IsInt: the document
- * says `integer`, and a value means one thing only.
+ * Decimal digits in a query string, with or without a minus sign, become a number (so
+ * `-1` is told it is below the minimum); anything else (`0x10`, `1e1`, `+5`, ` 5`, `5.0`,
+ * which `Number()` would take) stays a string and fails @IsInt: the document says
+ * `integer`, and a value means one thing only.
  */
 export const QueryInteger = () =>
   Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value,
+    typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value,
   );

@@ -9,6 +9,7 @@ import { normalizeSchemas, ServerLimits } from './normalize-schemas';
 import type { Document } from './openapi-shape';
 import { operations } from './openapi-shape';
 import { declareTags, describePermissions, permissionsByOperationId } from './operation-details';
+import { collectionsByOperationId, documentCollections } from './collections';
 import { documentIdempotency } from './idempotency';
 import { addProblemResponses } from './problem-responses';
 import { selectVersion } from './select-version';
@@ -61,6 +62,7 @@ export function buildOpenApiDocuments(app: INestApplication, config: AppConfig):
     config,
     limits: serverLimits(app),
     permissions: permissionsByOperationId(app),
+    collections: collectionsByOperationId(app),
   };
   documentEvents(full);
   return { v1: finish(full, 1, context), v2: finish(full, 2, context) };
@@ -70,6 +72,7 @@ interface Context {
   config: AppConfig;
   limits: ServerLimits;
   permissions: Map<string, Permission>;
+  collections: ReturnType<typeof collectionsByOperationId>;
 }
 
 function finish(full: Document, version: ApiVersion, context: Context): Document {
@@ -83,6 +86,7 @@ function finish(full: Document, version: ApiVersion, context: Context): Document
     ...HEADERS,
     ...(deprecated ? DEPRECATION_HEADERS : {}),
   } as never;
+  documentCollections(doc, context.collections);
   addProblemResponses(doc, { deprecated });
   documentIdempotency(doc);
   normalizeSchemas(doc, context.limits);

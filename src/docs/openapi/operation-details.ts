@@ -12,7 +12,19 @@ import { operations } from './openapi-shape';
  * with different permissions maps to none, rather than to a wrong one.
  */
 export function permissionsByOperationId(app: INestApplication): Map<string, Permission> {
-  const found = new Map<string, Permission | null>();
+  return metadataByOperationId(app, REQUIRED_PERMISSION, (value) => value as Permission);
+}
+
+/**
+ * Metadata `key` of each handler, as `read` makes it, by operationId. Handlers of one
+ * operationId (its versions) that disagree give none.
+ */
+export function metadataByOperationId<T>(
+  app: INestApplication,
+  key: string,
+  read: (value: unknown) => T,
+): Map<string, T> {
+  const found = new Map<string, T | null>();
   const scanner = new MetadataScanner();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
@@ -22,22 +34,19 @@ export function permissionsByOperationId(app: INestApplication): Map<string, Per
       for (const name of scanner.getAllMethodNames(prototype)) {
         const handler = (prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function') continue;
-        const permission = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as
-          | Permission
-          | undefined;
-        if (!permission) continue;
+        const raw = Reflect.getMetadata(key, handler) as unknown;
+        if (raw === undefined) continue;
+        const value = read(raw);
         const operation = Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as
           | { operationId?: string }
           | undefined;
         const operationId = operation?.operationId ?? name;
         const seen = found.get(operationId);
-        found.set(operationId, seen === undefined || seen === permission ? permission : null);
+        found.set(operationId, seen === undefined || seen === value ? value : null);
       }
     }
   }
-  return new Map(
-    [...found].filter((entry): entry is [string, Permission] => entry[1] !== null),
-  );
+  return new Map([...found].filter((entry): entry is [string, T] => entry[1] !== null));
 }
 
 /**

@@ -8,6 +8,7 @@ import { ApiDeliveryId, DeliveryId } from './delivery-id.param';
 import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { toWebhookDelivery } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WEBHOOK_DELIVERIES } from '../deliveries/webhook-deliveries.repository';
 
 const ENDPOINT = 'webhook endpoint';
 
@@ -23,7 +24,7 @@ export class WebhookDeliveriesController {
     operationId: 'listWebhookDeliveries',
     summary: 'The deliveries to an endpoint with their attempts, newest first',
   })
-  @ApiPage(WebhookDeliveryDto)
+  @ApiPage(WebhookDeliveryDto, () => WEBHOOK_DELIVERIES)
   async list(
     @ResourceId(ENDPOINT) id: string,
     @Query() query: ListWebhookDeliveriesDto,

@@ -15,6 +15,7 @@ import {
 } from './dto/webhook-endpoint-write.dto';
 import { toWebhookEndpoint, toWebhookEndpointWithSecret } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.repository';
 
 const RESOURCE = 'webhook endpoint';
 
@@ -27,7 +28,7 @@ export class WebhookEndpointsController {
   @Get()
   @RequirePermission('webhook-endpoints:read')
   @ApiOperation({ operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints' })
-  @ApiPage(WebhookEndpointDto)
+  @ApiPage(WebhookEndpointDto, () => WEBHOOK_ENDPOINTS)
   async list(@Query() query: OffsetListQueryDto): Promise<Page<WebhookEndpointDto>> {
     return (await this.endpoints.list(query)).map((e) => toWebhookEndpoint(e));
   }

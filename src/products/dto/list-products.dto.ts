@@ -1,6 +1,11 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { AMOUNT_PATTERN, CURRENCY_PATTERN } from '../../common/dto/money.dto';
+import {
+  AMOUNT_PATTERN,
+  CURRENCY_MESSAGE,
+  CURRENCY_PATTERN,
+  IsIso4217,
+} from '../../common/dto/money.dto';
 import { QueryBoolean } from '../../common/dto/query-transforms';
 import { CursorListQueryDto, OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 
@@ -38,7 +43,8 @@ export class ProductFiltersDto {
   /** ISO 4217 currency code. */
   @IsOptional()
   @IsString()
-  @Matches(CURRENCY_PATTERN, { message: 'must be an ISO 4217 code such as EUR' })
+  @Matches(CURRENCY_PATTERN, { message: CURRENCY_MESSAGE })
+  @IsIso4217()
   currency?: string;
 }
 
