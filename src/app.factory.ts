@@ -69,6 +69,9 @@ export async function createApp(
     forceCloseConnections: 'idle' as const,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     rewriteUrl: canonicalRequestTarget,
+    // an HTTP/1.1 request without Host gets the API's 400 problem (request-target.ts),
+    // not Node's empty one
+    http: { requireHostHeader: false },
   };
   const adapter = new DrainingFastifyAdapter(
     config.tls
@@ -78,6 +81,7 @@ export async function createApp(
             cert: readFileSync(config.tls.certFile),
             key: readFileSync(config.tls.keyFile),
             minVersion: 'TLSv1.3',
+            requireHostHeader: false,
           },
         }
       : options,

@@ -509,6 +509,34 @@ describe('a body field of the wrong type', () => {
     ]);
   });
 
+  it.each([
+    ['"sku": 5', { sku: 5 }, [{ field: 'sku', message: 'must be a string' }]],
+    ['"price": 1.5', { price: 1.5 }, [{ field: 'price', message: 'must be a string' }]],
+  ])(
+    'is told its type only, not the pattern it cannot match: %s',
+    async (_case, fields, errors) => {
+      const response = await noProductCreated(() =>
+        api.post('/api/v1/products', { ...productBody(), ...fields }),
+      );
+
+      expect(expectProblem(response, 422, 'validation_failed').errors).toEqual(errors);
+    },
+  );
+
+  it.each([
+    ['"lines": "x"', 'x', [{ field: 'lines', message: 'must be an array' }]],
+    ['"lines": {}', {}, [{ field: 'lines', message: 'must be an array' }]],
+    ['"lines": [5]', [5], [{ field: 'lines[0]', message: 'must be an object' }]],
+  ])('names an order’s lines of the wrong type once: %s', async (_case, lines, errors) => {
+    const response = await api.post('/api/v1/orders', {
+      customerId: 'wrong-type',
+      lines,
+      shippingAddress: addressBody(),
+    });
+
+    expect(expectProblem(response, 422, 'validation_failed').errors).toEqual(errors);
+  });
+
   it('is told its type only for a string field sent as a number', async () => {
     const response = await noProductCreated(() =>
       api.post('/api/v1/products', { ...productBody(), name: 42 }),

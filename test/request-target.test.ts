@@ -85,6 +85,7 @@ describe('the Host header', () => {
     ['evil.example>; rel="next", <http://x'],
     ['a"b'],
     ['example.com:99999'],
+    ['example.com:0'],
     ['exa mple.com'],
   ])('refuses Host: %s with 400 naming Host, without a link built on it', async (host) => {
     const answer = await get(
@@ -140,5 +141,60 @@ describe('the Host header', () => {
     expect(answer.body.pagination.next).toMatch(
       new RegExp(`^http://127\\.0\\.0\\.1:${port}/api/v1/products\\?`),
     );
+  });
+});
+
+describe('refusals of what links cannot be built on', () => {
+  it('answers an HTTP/1.1 request without Host with the 400 problem naming Host, not an empty 400', async () => {
+    const answer = await get(
+      '/api/v1/products',
+      `X-Request-Id: no-host-1\r\nX-API-Key: ${ADMIN_KEY}\r\n`,
+    );
+
+    expect([answer.status, answer.body.code, answer.body.errors]).toEqual([
+      400,
+      'bad_request',
+      [{ field: 'Host', message: 'must be sent (HTTP/1.1)' }],
+    ]);
+    expect(answer.headers.get('x-request-id')).toBe('no-host-1');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('still refuses an invalid or missing Host when the target is in absolute form', async () => {
+    const target = 'http://shop.example/api/v1/products';
+    const invalid = await get(target, `Host: bad host\r\nX-API-Key: ${ADMIN_KEY}\r\n`);
+    const missing = await get(target, `X-API-Key: ${ADMIN_KEY}\r\n`);
+
+    expect([invalid.status, invalid.body.errors?.[0]?.field]).toEqual([400, 'Host']);
+    expect([missing.status, missing.body.errors?.[0]?.field]).toEqual([400, 'Host']);
+  });
+
+  it('serves no absolute-form target of another scheme', async () => {
+    const answer = await get('ftp://shop.example/api/v1/products');
+
+    expect(answer.status).not.toBe(200);
+  });
+
+  it('refuses an X-Forwarded-Proto from a trusted proxy that is neither http nor https', async () => {
+    const answer = await get(
+      '/api/v1/products',
+      `Host: 127.0.0.1:${port}\r\nX-Forwarded-Proto: javascript\r\nX-API-Key: ${ADMIN_KEY}\r\n`,
+    );
+
+    expect([answer.status, answer.body.errors]).toEqual([
+      400,
+      [{ field: 'X-Forwarded-Proto', message: 'must be http or https' }],
+    ]);
+    expect(answer.body.type).toMatch(/^http:\/\//);
+  });
+
+  it('keeps a collection page’s Link on its 304, as documented', async () => {
+    const first = await api.get('/api/v2/products?category=request-target&limit=1');
+    const again = await api.get('/api/v2/products?category=request-target&limit=1', {
+      headers: { 'If-None-Match': first.headers.get('etag') as string },
+    });
+
+    expect(again.status).toBe(304);
+    expect(again.headers.get('link')).toBe(first.headers.get('link'));
   });
 });

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from './problem';
 
-/** `scheme://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
-const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+/** `http(s)://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
 /**
  * A percent-encoded unreserved character (RFC 3986 §2.3): a letter, digit, `-`, `_` or
  * `~`. `%2E` stays encoded: decoding it could make a dot segment of the path.
@@ -17,8 +17,10 @@ const ENCODED_UNRESERVED = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|5F|7E)/gi;
  * Without it `/%61pi/v1/products` reached the route while the hooks saw no `/api` path,
  * and an absolute-form target (`GET http://host/api/… HTTP/1.1`) did the same.
  *
- * - An absolute-form target becomes its path and query; its authority replaces `Host`,
- *   as RFC 9112 §3.2.2 requires of an origin server.
+ * - An `http` or `https` absolute-form target becomes its path and query; its authority
+ *   replaces `Host`, as RFC 9112 §3.2.2 requires of an origin server, when the request
+ *   sent a valid one (a missing or invalid `Host` is still `400`, RFC 9112 §3.2). Another
+ *   scheme is left to the router, which serves no such path.
  * - In the path, percent-encoded unreserved characters are decoded (RFC 3986 §6.2.2.2:
  *   `%61` and `a` are the same URI). Other escapes are left to the router.
  */
@@ -27,7 +29,10 @@ export function canonicalRequestTarget(request: IncomingMessage): string {
   if (target.charCodeAt(0) !== 0x2f /* '/' */) {
     const absolute = ABSOLUTE_FORM.exec(target);
     if (!absolute) return target; // `*` (OPTIONS *), or something the router refuses
-    if (absolute[1] !== '') request.headers.host = absolute[1];
+    const sent = request.headers.host;
+    if (absolute[1] !== '' && sent !== undefined && isHost(sent)) {
+      request.headers.host = absolute[1];
+    }
     target = target.slice(absolute[0].length);
     if (target.charCodeAt(0) !== 0x2f) target = `/${target}`;
   }
@@ -42,7 +47,7 @@ export function canonicalRequestTarget(request: IncomingMessage): string {
 
 /**
  * `host[:port]`: a registered name (letters, digits, `.`, `-`, `_`, `~`), an IPv4 address
- * or a bracketed IPv6 literal, and a port of at most five digits.
+ * or a bracketed IPv6 literal, and a port of at most five digits, 1 to 65535.
  */
 const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?$/;
 
@@ -61,19 +66,26 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?
  */
 export function refuseMalformedTargets(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    done(hostProblem(request) ?? queryProblem(request.url));
+    done(hostProblem(request) ?? protocolProblem(request) ?? queryProblem(request.url));
   });
 }
 
 /** `host` is a name or address with at most a valid port: links can be built on it. */
 export function isHost(host: string): boolean {
   const match = HOST.exec(host);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+  return match !== null && (match[1] === undefined || validPort(Number(match[1])));
 }
+
+const validPort = (port: number) => port >= 1 && port <= 65535;
 
 function hostProblem(request: FastifyRequest): Problem | undefined {
   const host = request.host as string | undefined;
-  if (host === undefined || host === '') return undefined;
+  if (host === undefined || host === '') {
+    // HTTP/1.1 requires one (the server lets it through to be answered here, as a problem)
+    if (request.raw.httpVersion !== '1.1') return undefined;
+    const message = 'must be sent (HTTP/1.1)';
+    return new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]);
+  }
   const repeated = hostFields(request.raw.rawHeaders) > 1;
   if (!repeated && isHost(host)) return undefined;
   // the answer's own links (problem `type`, v1's deprecation links) fall back to the
@@ -82,6 +94,21 @@ function hostProblem(request: FastifyRequest): Problem | undefined {
   delete request.raw.headers['x-forwarded-host'];
   const message = repeated ? 'must be sent once' : 'must be a host name or address and a port';
   return new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]);
+}
+
+/**
+ * The scheme links are built on: `http` or `https`. Only a trusted proxy's
+ * `X-Forwarded-Proto` can make it anything else (`javascript`); refused like a bad Host,
+ * and the answer's own links fall back to the connection's scheme.
+ */
+function protocolProblem(request: FastifyRequest): Problem | undefined {
+  const protocol = request.protocol as string;
+  if (protocol === 'http' || protocol === 'https') return undefined;
+  delete request.raw.headers['x-forwarded-proto'];
+  const message = 'must be http or https';
+  return new Problem('bad_request', `X-Forwarded-Proto ${message}.`, [
+    { field: 'X-Forwarded-Proto', message },
+  ]);
 }
 
 /**

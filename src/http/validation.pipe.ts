@@ -20,14 +20,15 @@ export const BODY_FIELD = '(body)';
 /** PostgreSQL text cannot hold U+0000: refused in bodies (json-body.ts) and query strings. */
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
-const MESSAGE_REWRITES: [RegExp, string][] = [[/^property (\S*) should not exist$/, UNKNOWN_FIELD]];
+const MESSAGE_REWRITES: [RegExp, string][] = [
+  [/^property (\S*) should not exist$/, UNKNOWN_FIELD],
+  // `lines: [5]`: ValidateNested's own words
+  [/^each value in nested property \S+ must be either object or array$/, 'must be an object'],
+];
 
 /** class-validator's messages for a value of the wrong JSON type. */
 const WRONG_TYPE =
   /^must be (a string|an integer number|a boolean value|a number conforming to the specified constraints|an object|an array)$/;
-/** Its messages for bounds and nesting, which say nothing useful of a value of the wrong type. */
-const BOUND_OR_NESTING =
-  /^(must not be (greater|less) than |must be (longer|shorter) than or equal to |must contain (no more than|at least) |nested property )/;
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -37,22 +38,20 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
       : prefix
         ? `${prefix}.${error.property}`
         : error.property;
-    const messages = Object.values(error.constraints ?? {}).map((raw) => {
-      const rewrite = MESSAGE_REWRITES.find(([pattern]) => pattern.test(raw));
-      return rewrite
-        ? rewrite[1]
-        : raw.startsWith(`${error.property} `)
-          ? raw.slice(error.property.length + 1)
-          : raw;
+    const messages = Object.values(error.constraints ?? {}).map((raw) =>
+      raw.startsWith(`${error.property} `) ? raw.slice(error.property.length + 1) : raw,
+    );
+    // A value of the wrong type is told that and nothing else: not the pattern, bounds or
+    // members of a value it is not ("sku": 5 was also told the sku pattern, "lines": {}
+    // the fields of a line). Two rules that say the same thing (a shape and a calendar
+    // check) say it once.
+    const wrongType = messages.filter((m) => WRONG_TYPE.test(m));
+    const kept = (wrongType.length > 0 ? wrongType : messages).map((message) => {
+      const rewrite = MESSAGE_REWRITES.find(([pattern]) => pattern.test(message));
+      return rewrite ? rewrite[1] : message;
     });
-    // A value of the wrong type is told so, not also that it is out of bounds ("-1" was
-    // "must not be greater than 100"); two rules that say the same thing (a shape and a
-    // calendar check) say it once.
-    const wrongType = messages.some((m) => WRONG_TYPE.test(m));
-    const own = [...new Set(messages)]
-      .filter((m) => !(wrongType && BOUND_OR_NESTING.test(m)))
-      .map((message) => ({ field, message }));
-    return [...own, ...flatten(error.children ?? [], field)];
+    const own = [...new Set(kept)].map((message) => ({ field, message }));
+    return wrongType.length > 0 ? own : [...own, ...flatten(error.children ?? [], field)];
   });
 }
 

@@ -163,8 +163,9 @@ function headerRefs(names: string[]): Json {
 
 function problemResponseComponents(common: string[]): Json {
   const notModified: Json = {
-    description: 'Not Modified: `If-None-Match` matched the current `ETag`; no body.',
-    headers: headerRefs([...common, ...GET_HEADERS]),
+    description:
+      'Not Modified: `If-None-Match` matched the current `ETag`; no body. A collection page keeps its `Link`.',
+    headers: headerRefs([...common, ...GET_HEADERS, 'Link']),
   };
   return Object.fromEntries([
     ['NotModified', notModified],
