@@ -52,9 +52,9 @@ export function canonicalRequestTarget(request: IncomingMessage): string {
 const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::(\d{1,5}))?$/;
 
 /**
- * Refuses, before anything else reads them, a `Host` links cannot be built on and a query
- * string that is not percent-encoded UTF-8: `400 bad_request` naming the header or the
- * parameter.
+ * Refuses, before anything else reads them, a `Host` or a trusted `X-Forwarded-Proto`
+ * links cannot be built on and a query string that is not percent-encoded UTF-8:
+ * `400 bad_request` naming the header or the parameter.
  *
  * The host the links of an answer are built on, when PUBLIC_URL is unset (base-url.ts),
  * must be one (RFC 9112 §3.2: a missing-in-1.1, repeated or invalid `Host` is `400`).
@@ -83,8 +83,7 @@ function hostProblem(request: FastifyRequest): Problem | undefined {
   if (host === undefined || host === '') {
     // HTTP/1.1 requires one (the server lets it through to be answered here, as a problem)
     if (request.raw.httpVersion !== '1.1') return undefined;
-    const message = 'must be sent (HTTP/1.1)';
-    return new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]);
+    return headerProblem('Host', 'must be sent (HTTP/1.1)');
   }
   const repeated = hostFields(request.raw.rawHeaders) > 1;
   if (!repeated && isHost(host)) return undefined;
@@ -92,8 +91,14 @@ function hostProblem(request: FastifyRequest): Problem | undefined {
   // address the request came in on
   delete request.raw.headers.host;
   delete request.raw.headers['x-forwarded-host'];
-  const message = repeated ? 'must be sent once' : 'must be a host name or address and a port';
-  return new Problem('bad_request', `The Host header ${message}.`, [{ field: 'Host', message }]);
+  return headerProblem(
+    'Host',
+    repeated ? 'must be sent once' : 'must be a host name or address and a port',
+  );
+}
+
+function headerProblem(name: string, message: string): Problem {
+  return new Problem('bad_request', `${name} ${message}.`, [{ field: name, message }]);
 }
 
 /**
@@ -105,10 +110,7 @@ function protocolProblem(request: FastifyRequest): Problem | undefined {
   const protocol = request.protocol as string;
   if (protocol === 'http' || protocol === 'https') return undefined;
   delete request.raw.headers['x-forwarded-proto'];
-  const message = 'must be http or https';
-  return new Problem('bad_request', `X-Forwarded-Proto ${message}.`, [
-    { field: 'X-Forwarded-Proto', message },
-  ]);
+  return headerProblem('X-Forwarded-Proto', 'must be http or https');
 }
 
 /**
