@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -6,11 +7,12 @@ import type { FastifyRequest } from 'fastify';
  * `Host` (checked by request-target.ts), or without one (HTTP/1.0) the local address.
  */
 export function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  return publicUrl ?? `${request.protocol}://${request.host || localAuthority(request)}`;
+  return publicUrl ?? `${request.protocol}://${request.host || localAuthority(request.raw.socket)}`;
 }
 
-function localAuthority(request: FastifyRequest): string {
-  const { localAddress = '127.0.0.1', localPort } = request.raw.socket;
-  const address = localAddress.includes(':') ? `[${localAddress}]` : localAddress;
-  return localPort === undefined ? address : `${address}:${localPort}`;
+/** The address a client connected to, as a URL's authority (an IPv6 one in brackets). */
+export function localAuthority(socket: Socket): string {
+  const address = socket.localAddress ?? 'localhost';
+  const host = address.includes(':') ? `[${address}]` : address;
+  return socket.localPort === undefined ? host : `${host}:${socket.localPort}`;
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { Problem } from './problem';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
+import { localAuthority } from './base-url';
 import { ACCEPTED_REQUEST_ID } from './request-id';
 import { isHost } from './request-target';
 import { helmetOptions, securityHeaders } from './security-headers';
@@ -49,7 +50,8 @@ export function clientErrorHandler(config: AppConfig, logger: Logger | undefined
       DETAILS[error.code] ?? 'The request is not valid HTTP/1.1.',
     );
     const origin =
-      config.publicUrl ?? `${config.tls ? 'https' : 'http'}://${head.host ?? localHost(socket)}`;
+      config.publicUrl ??
+      `${config.tls ? 'https' : 'http'}://${head.host ?? localAuthority(socket)}`;
     const body = JSON.stringify(problemBody(problem, { url, id }, origin));
     // the shape of every request's line (request-log.ts), with the parser's error code
     logger?.info(
@@ -95,12 +97,6 @@ export function clientErrorHandler(config: AppConfig, logger: Logger | undefined
 type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
 /** Connections whose refusal waits for an earlier answer; the parser may report again. */
 const answering = new WeakSet<Socket>();
-
-/** The address the client connected to, as a URL's host. */
-function localHost(socket: Socket): string {
-  const address = socket.localAddress ?? 'localhost';
-  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
-}
 
 /** What can be read from the start of the refused bytes: the path, Host and X-Request-Id. */
 function headOf(raw: unknown): Partial<Record<'method' | 'target' | 'host' | 'requestId', string>> {

@@ -8,7 +8,7 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Bad request',
     description:
-      'The request line or query string is not acceptable: an unknown query parameter, a value out of range (for example `limit=500`), an unknown `sort` field, a tampered or foreign `cursor`, `page` where it is not allowed, or a value holding the NUL character (U+0000). `errors` names each parameter. Fix the request; retrying it unchanged gives the same answer.',
+      'The request line, query string or a header links are built on is not acceptable: an unknown or repeated query parameter, a value out of range (for example `limit=500`), an unknown `sort` field, a tampered or foreign `cursor`, `page` where it is not allowed, an escape that is not percent-encoded UTF-8, a value holding the NUL character (U+0000), or a missing, repeated or malformed `Host`. `errors` names each parameter or header. Fix the request; retrying it unchanged gives the same answer.',
   },
   invalid_json: {
     status: 400,
@@ -91,7 +91,7 @@ export const ERROR_CODES = {
     status: 415,
     title: 'Unsupported media type',
     description:
-      'Request bodies must be JSON sent with `Content-Type: application/json` (a `charset=utf-8` parameter is fine).',
+      'Request bodies must be JSON sent with `Content-Type: application/json` (a `charset=utf-8` parameter is fine), as they are: without a `Content-Encoding` such as `gzip`.',
   },
   validation_failed: {
     status: 422,

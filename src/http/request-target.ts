@@ -127,11 +127,11 @@ function queryProblem(url: string): Problem | undefined {
     } catch {
       const name = part.split('=')[0];
       const message = 'must be percent-encoded UTF-8 (a % followed by two hex digits)';
-      let field: string;
+      let field = name; // as sent when the name itself is the malformed part
       try {
         field = decodeURIComponent(name);
       } catch {
-        field = name;
+        // keep it as sent
       }
       return new Problem('bad_request', `The query parameter ${field} ${message}.`, [
         { field, message },

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { COLLECTION_SPEC } from '../../http/openapi.decorators';
-import type { CollectionSpec } from '../../http/pagination/collection-spec';
+import { keyName, type CollectionSpec } from '../../http/pagination/collection-spec';
 import { DEFAULT_LIMIT } from '../../http/pagination/list-query.dto';
 import type { Document, Json } from './openapi-shape';
 import { operations } from './openapi-shape';
@@ -14,24 +14,16 @@ interface CollectionDocs {
 }
 
 /** The collection each list operation pages through (ApiPage), by operationId. */
-export function collectionsByOperationId(app: INestApplication): Map<string, CollectionDocs> {
-  return metadataByOperationId(app, COLLECTION_SPEC, (spec) =>
-    docsOf((spec as () => CollectionSpec)()),
-  );
+export function collectionsByOperationId(app: INestApplication): Map<string, CollectionSpec> {
+  return metadataByOperationId(app, COLLECTION_SPEC, (spec) => (spec as () => CollectionSpec)());
 }
 
-const described = new WeakMap<CollectionSpec, CollectionDocs>();
-
-/** One object per spec, so the versions of one operation agree. */
 function docsOf(spec: CollectionSpec): CollectionDocs {
-  let docs = described.get(spec);
-  if (!docs) {
-    const sortable = Object.keys(spec.sortable);
-    const tieBreaker = sortable.find((name) => spec.sortable[name] === spec.key);
-    docs = { sortable, defaultSort: spec.defaultSort, tieBreaker: tieBreaker ?? spec.key.property };
-    described.set(spec, docs);
-  }
-  return docs;
+  return {
+    sortable: Object.keys(spec.sortable),
+    defaultSort: spec.defaultSort,
+    tieBreaker: keyName(spec),
+  };
 }
 
 /**
@@ -42,11 +34,12 @@ function docsOf(spec: CollectionSpec): CollectionDocs {
  */
 export function documentCollections(
   doc: Document,
-  collections: Map<string, CollectionDocs>,
+  collections: Map<string, CollectionSpec>,
 ): void {
   for (const { operation } of operations(doc)) {
-    const collection = collections.get(operation.operationId as string);
-    if (!collection) continue;
+    const spec = collections.get(operation.operationId as string);
+    if (!spec) continue;
+    const collection = docsOf(spec);
     for (const parameter of (operation.parameters ?? []) as Json[]) {
       if (parameter.in !== 'query') continue;
       const schema = (parameter.schema ?? {}) as Json;

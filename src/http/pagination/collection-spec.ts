@@ -20,3 +20,10 @@ export interface CollectionSpec {
   /** used when the client sends no `sort` */
   defaultSort: string;
 }
+
+/** The name `sort` takes the tie-breaking key by (`id`; `sku` for inventory). */
+export function keyName(spec: CollectionSpec): string {
+  return (
+    Object.keys(spec.sortable).find((name) => spec.sortable[name] === spec.key) ?? spec.key.property
+  );
+}

@@ -1,6 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Problem } from '../problem';
-import type { CollectionSpec, SortableField } from './collection-spec';
+import { keyName, type CollectionSpec, type SortableField } from './collection-spec';
 import { CursorCodec, invalidCursor } from './cursor-codec';
 import { DEFAULT_LIMIT } from './list-query.dto';
 import { Page } from './page';
@@ -168,9 +168,11 @@ function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
   }
   // The key breaks ties in the direction of the last term, so a single-field sort is a
   // uniform row comparison that one composite index serves.
-  const name =
-    Object.entries(spec.sortable).find(([, f]) => f === spec.key)?.[0] ?? spec.key.property;
-  terms.push({ name, field: spec.key, descending: terms[terms.length - 1].descending });
+  terms.push({
+    name: keyName(spec),
+    field: spec.key,
+    descending: terms[terms.length - 1].descending,
+  });
   return terms;
 }
 
