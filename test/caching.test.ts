@@ -128,6 +128,29 @@ describe('conditional GET of one resource', () => {
   });
 });
 
+describe('Cache-Control on the answers that are no 200 to a GET', () => {
+  it('is private, no-cache on errors to a GET, so no cache reuses a 404 once the resource exists', async () => {
+    const answers = await Promise.all([
+      api.get(productPath('0193c1c4-6a2e-7c61-9a8e-5d1f0b7c2a11')),
+      api.get('/api/v1/products', { auth: false }),
+      api.get('/api/v1/products?colour=red'),
+      api.get('/api/v1/nothing-here'),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([404, 401, 400, 404]);
+    for (const response of answers) {
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    }
+  });
+
+  it('is private, no-cache on the answers to writes, successes and refusals alike', async () => {
+    const created = await api.post('/api/v1/products', productBody());
+    const refused = await api.post('/api/v1/products', { name: '' });
+    expect([created.status, refused.status]).toEqual([201, 422]);
+    expect(created.headers.get('cache-control')).toBe('private, no-cache');
+    expect(refused.headers.get('cache-control')).toBe('private, no-cache');
+  });
+});
+
 describe('conditional GET of a collection', () => {
   const listPath = '/api/v1/products?category=cache-list&sort=id';
 

@@ -34,6 +34,13 @@ export function versionsFromIfMatch(header: string | undefined): number[] | unde
   return versions;
 }
 
+/**
+ * API.md §5's `Cache-Control` of a GET. Every other answer that sets none gets it too
+ * (response-hooks.ts): errors and the answers to writes are kept by no shared cache and
+ * reused by no client without asking again.
+ */
+export const REVALIDATE_EACH_TIME = 'private, no-cache';
+
 /** How to reach the headers of an answer `A`: a Fastify reply, or a raw Node response. */
 export interface HeaderAccess<A> {
   get(answer: A, name: string): unknown;
@@ -54,7 +61,7 @@ export function revalidate<A>(
   body: unknown,
   ifNoneMatch: string | undefined,
 ): boolean {
-  headers.set(answer, 'Cache-Control', 'private, no-cache');
+  headers.set(answer, 'Cache-Control', REVALIDATE_EACH_TIME);
   let etag = headers.get(answer, 'etag') as string | undefined;
   if (!etag && (typeof body === 'string' || Buffer.isBuffer(body))) {
     etag = etagForBody(body);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
-import { HeaderAccess, revalidate } from './etag';
+import { HeaderAccess, REVALIDATE_EACH_TIME, revalidate } from './etag';
 
 /** When /api/v2 was released and /api/v1 became deprecated (RFC 9745 `Deprecation`). */
 export const V1_DEPRECATED_AT = new Date('2026-11-22T00:00:00Z');
@@ -16,9 +16,9 @@ const VARY_FIELDS = VARY.split(', ');
 
 /**
  * Transport rules every answer follows, errors and 404s included (API.md §1, §5, §11):
- * request id, `Vary`, caching validators and 304, v1 deprecation headers. (`nosniff` and
- * the absence of `X-Powered-By` are helmet's, security-headers.ts.) A callback hook, not
- * an async one: it runs on every answer and has nothing to wait for.
+ * request id, `Vary`, `Cache-Control`, caching validators and 304, v1 deprecation
+ * headers. (`nosniff` and the absence of `X-Powered-By` are helmet's, security-headers.ts.)
+ * A callback hook, not an async one: it runs on every answer and has nothing to wait for.
  */
 export function registerResponseHooks(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
@@ -32,8 +32,9 @@ export function registerResponseHooks(fastify: FastifyInstance, config: AppConfi
 }
 
 /**
- * The headers of API.md §1, §5 and §11 that do not depend on the answer's body. Also
- * written on the answers no hook sees (framework-errors.ts).
+ * The headers of API.md §1, §5 and §11 that do not depend on the answer's body (and
+ * `Cache-Control` where the answer has none of its own). Also written on the answers no
+ * hook sees (framework-errors.ts).
  */
 export function writeTransportHeaders(
   request: FastifyRequest,
@@ -42,6 +43,9 @@ export function writeTransportHeaders(
 ): void {
   void reply.header('X-Request-Id', request.id);
   varyOnCredentials(reply);
+  // An error to a GET must not be reused either: a 404 is heuristically cacheable
+  // (RFC 9111 §4.2.2), and a stored one would hide the resource once it is created.
+  if (!reply.hasHeader('cache-control')) void reply.header('Cache-Control', REVALIDATE_EACH_TIME);
   if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
     addDeprecation(request, reply, config, config.apiV1Sunset);
   }

@@ -115,7 +115,8 @@ export const HEADERS: Json = {
     },
   },
   'Cache-Control': {
-    description: 'Every GET answer may be stored by the client only, and revalidated each time.',
+    description:
+      'Every answer may be stored by the client only, and revalidated each time: a GET\'s (API.md §5), and errors and the answers to writes alike, so no cache reuses a `404` once the resource exists.',
     schema: { type: 'string', maxLength: 32, enum: ['private, no-cache'] },
   },
   ETag: {

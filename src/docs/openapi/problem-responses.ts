@@ -6,7 +6,8 @@ const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` }
 
 /**
  * What every /api answer carries (API.md §1, §5, §8, §9): the rate-limit headers (one
- * convention, see components.ts), CORS, the request id and `Vary`.
+ * convention, see components.ts), CORS, the request id, `Vary` and `Cache-Control` (a
+ * GET's, on errors and writes too: response-hooks.ts).
  */
 const COMMON_HEADERS = [
   'RateLimit',
@@ -15,10 +16,11 @@ const COMMON_HEADERS = [
   'Access-Control-Expose-Headers',
   'X-Request-Id',
   'Vary',
+  'Cache-Control',
 ];
 
 /** A GET's answer (API.md §5): revalidate every time, with the ETag. */
-const GET_HEADERS = ['ETag', 'Cache-Control'];
+const GET_HEADERS = ['ETag'];
 
 /** `If-None-Match` on every GET (API.md §5): a match is `304` with no body. */
 const IF_NONE_MATCH: Json = {
