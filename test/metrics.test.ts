@@ -67,6 +67,25 @@ describe('metrics', () => {
     expect(sample(text, 'db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
   });
 
+  it("labels the authorization server's answers by their route pattern too", async () => {
+    const jwks = await api.get('/oauth/jwks', { auth: false });
+    const discovery = await api.get('/.well-known/openid-configuration', { auth: false });
+    const interaction = await api.get('/oauth/interaction/no-such-uid', { auth: false });
+    const wrongMethod = await api.request('DELETE', '/oauth/jwks', { auth: false });
+    expect([jwks.status, discovery.status, wrongMethod.status]).toEqual([200, 200, 405]);
+
+    const text = (await api.get('/metrics', { auth: false })).text;
+
+    const count = (method: string, route: string, status: number) =>
+      sample(text, 'http_requests_total', { method, route, status: String(status) });
+    expect(count('GET', '/oauth/jwks', 200)).toBe(1);
+    expect(count('GET', '/.well-known/openid-configuration', 200)).toBe(1);
+    expect(count('GET', '/oauth/interaction/:uid', interaction.status)).toBe(1);
+    // a method the route does not serve is no route's, as for the API's own routes
+    expect(count('DELETE', 'unmatched', 405)).toBe(1);
+    expect(text).not.toContain('no-such-uid');
+  });
+
   it('does not count its own scrapes and is not rate-limited', async () => {
     await api.get('/metrics', { auth: false });
     const response = await api.get('/metrics', { auth: false });

@@ -157,20 +157,32 @@ describe('request log', () => {
   });
 
   it.each([
-    ['GET', '/oauth/jwks', 200],
-    ['GET', '/.well-known/oauth-authorization-server?probe=1', 200],
-    ['GET', '/.well-known/oauth-authorization-server/oauth', 200],
-    ['DELETE', '/oauth/jwks', 405],
-    ['GET', '/oauth/nope', 404],
+    ['GET', '/oauth/jwks', 200, '/oauth/jwks'],
+    [
+      'GET',
+      '/.well-known/oauth-authorization-server?probe=1',
+      200,
+      '/.well-known/oauth-authorization-server',
+    ],
+    [
+      'GET',
+      '/.well-known/oauth-authorization-server/oauth',
+      200,
+      '/.well-known/oauth-authorization-server/oauth',
+    ],
+    ['GET', '/oauth/auth/some-uid', 400, '/oauth/auth/:uid'],
+    ['DELETE', '/oauth/jwks', 405, undefined],
+    ['GET', '/oauth/nope', 404, undefined],
   ])(
-    'logs %s %s as the client sent it, not as the authorization server rewrote it',
-    async (method, url, status) => {
+    'logs %s %s as the client sent it, not as the authorization server rewrote it, with its route',
+    async (method, url, status, route) => {
       const response = await api.request(method, url, { auth: false });
 
       expect(response.status).toBe(status);
       const found = await linesOf(response.headers.get('x-request-id'));
       expect(found).toHaveLength(1);
       expect(found[0]).toMatchObject({ method, url, statusCode: status });
+      expect(found[0].route).toBe(route);
     },
   );
 

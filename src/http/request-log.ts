@@ -1,6 +1,7 @@
 import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withoutSecrets } from './log-redaction';
+import { routePatternOf } from './route-pattern';
 
 /** Errors the app answered itself (problem filter, OAuth server), by request. */
 const serverErrors = new WeakMap<FastifyRequest['raw'], unknown>();
@@ -33,8 +34,8 @@ export class RequestLogController extends LogController {
     const line = {
       method: request.method,
       url: withoutSecrets(request.url),
-      // undefined (left out) when no route matched, and for the hijacked /oauth requests
-      route: request.routeOptions.url,
+      // undefined (left out) when no route matched
+      route: routePatternOf(request),
       statusCode: reply.statusCode,
       // milliseconds
       responseTime: Number(reply.elapsedTime.toFixed(1)),

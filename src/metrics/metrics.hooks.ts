@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { routePatternOf } from '../http/route-pattern';
 import type { Metrics } from './metrics';
 
 export const METRICS_PATH = '/metrics';
@@ -11,7 +12,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export function registerMetricsHooks(fastify: FastifyInstance, metrics: Metrics): void {
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url;
+    const route = routePatternOf(request);
     if (route !== METRICS_PATH) {
       metrics.recordHttp(
         request.method,

@@ -10,35 +10,51 @@ import { unmatchedRouteProblem } from '../../http/unmatched-routes';
  * (lib/helpers/initialize_app.js; a GET route answers HEAD too, a CORS-enabled one
  * OPTIONS), and the sign-in interaction, which login-interaction.ts serves. Used only to
  * tell a wrong method (405 with `Allow`) from an unknown path (404) once oidc-provider
- * has matched no route, so a route missing here is still served; test/oauth-routes.test.ts
- * checks every entry against oidc-provider.
+ * has matched no route, and to name a request's route pattern in metrics and logs, so a
+ * route missing here is still served; test/oauth-routes.test.ts checks every entry
+ * against oidc-provider.
  */
-const ROUTES: { path: RegExp; methods: string[] }[] = [
-  { path: /^\/auth$/, methods: ['GET', 'HEAD'] },
+const ROUTES: { path: RegExp; pattern: string; methods: string[] }[] = [
+  { path: /^\/auth$/, pattern: '/auth', methods: ['GET', 'HEAD'] },
   // an authorization request resumed after the sign-in
-  { path: /^\/auth\/[^/]+$/, methods: ['GET', 'HEAD'] },
-  { path: /^\/token$/, methods: ['OPTIONS', 'POST'] },
-  { path: /^\/token\/revocation$/, methods: ['OPTIONS', 'POST'] },
-  { path: /^\/jwks$/, methods: ['GET', 'HEAD', 'OPTIONS'] },
+  { path: /^\/auth\/[^/]+$/, pattern: '/auth/:uid', methods: ['GET', 'HEAD'] },
+  { path: /^\/token$/, pattern: '/token', methods: ['OPTIONS', 'POST'] },
+  { path: /^\/token\/revocation$/, pattern: '/token/revocation', methods: ['OPTIONS', 'POST'] },
+  { path: /^\/jwks$/, pattern: '/jwks', methods: ['GET', 'HEAD', 'OPTIONS'] },
   // pushed authorization requests (RFC 9126), on by default in oidc-provider
-  { path: /^\/request$/, methods: ['OPTIONS', 'POST'] },
+  { path: /^\/request$/, pattern: '/request', methods: ['OPTIONS', 'POST'] },
   // registered whether or not logout is enabled
-  { path: /^\/session\/end\/confirm$/, methods: ['POST'] },
+  { path: /^\/session\/end\/confirm$/, pattern: '/session/end/confirm', methods: ['POST'] },
   {
     path: /^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/,
+    pattern: '/.well-known/:document',
     methods: ['GET', 'HEAD', 'OPTIONS'],
   },
-  { path: /^\/interaction\/[^/]+$/, methods: ['GET'] },
-  { path: /^\/interaction\/[^/]+\/login$/, methods: ['POST'] },
+  { path: /^\/interaction\/[^/]+$/, pattern: '/interaction/:uid', methods: ['GET'] },
+  { path: /^\/interaction\/[^/]+\/login$/, pattern: '/interaction/:uid/login', methods: ['POST'] },
 ];
 
 /**
- * The methods served on `path` (as oidc-provider sees it), sorted; empty when none is.
- * Compared as oidc-provider's router does: without case, one trailing slash ignored.
+ * The route of `path` (as oidc-provider sees it). Compared as oidc-provider's router
+ * does: without case, one trailing slash ignored.
  */
-export function oauthMethodsOf(path: string): string[] {
+function routeOf(path: string) {
   const folded = (path.length > 1 ? path.replace(/\/$/, '') : path).toLowerCase();
-  return ROUTES.find((route) => route.path.test(folded))?.methods ?? [];
+  return ROUTES.find((route) => route.path.test(folded));
+}
+
+/** The methods served on `path` (as oidc-provider sees it), sorted; empty when none is. */
+export function oauthMethodsOf(path: string): string[] {
+  return routeOf(path)?.methods ?? [];
+}
+
+/**
+ * The pattern of the route serving `method` on `path` (as oidc-provider sees it, under
+ * its mount point): `/auth/:uid`; undefined when none does (a 404 or 405).
+ */
+export function oauthRoutePatternOf(method: string, path: string): string | undefined {
+  const route = routeOf(path);
+  return route?.methods.includes(method) ? route.pattern : undefined;
 }
 
 /** The request as the client sent it, before oidc-provider's rewrite of `req.url`. */

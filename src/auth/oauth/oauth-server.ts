@@ -7,13 +7,14 @@ import { AppConfig } from '../../config/app-config';
 import { baseUrl } from '../../http/base-url';
 import { conditionalRawGet } from '../../http/raw-conditional-get';
 import { recordServerError } from '../../http/request-log';
+import { setRoutePattern } from '../../http/route-pattern';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
 import { ApiProvider } from './api-provider';
 import { LoginInteraction } from './login-interaction';
 import { DOCS_FALLBACK_REDIRECT_PATH } from './oauth-client-metadata';
 import { postgresAdapter } from './oauth-adapter';
-import { apiEdges, type SentRequest } from './oauth-routes';
+import { apiEdges, oauthRoutePatternOf, type SentRequest } from './oauth-routes';
 import { OAuthPayloadsRepository } from './oauth-payloads.repository';
 import { builtInIssuer, OAUTH_PATH } from './oauth-urls';
 import { providerConfiguration } from './provider-configuration';
@@ -97,6 +98,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       const wellKnown = WELL_KNOWN.get(path);
       if (!wellKnown && path !== OAUTH_PATH && !path.startsWith(`${OAUTH_PATH}/`)) return;
       reply.hijack();
+      labelRoute(request, path, wellKnown !== undefined);
       const { raw: req } = request;
       const res = reply.raw;
       res.setHeader('X-Request-Id', String(request.id));
@@ -197,4 +199,14 @@ function compareHashedClientSecrets(provider: Provider): void {
     const presented = Buffer.from(createHash('sha256').update(actual).digest('hex'), 'utf8');
     return expected.length === presented.length && timingSafeEqual(expected, presented);
   };
+}
+
+/** Metrics and the log line name the route served, as for Fastify's own routes. */
+function labelRoute(request: FastifyRequest, path: string, wellKnown: boolean): void {
+  const providerPath = wellKnown
+    ? '/.well-known/openid-configuration'
+    : path.slice(OAUTH_PATH.length) || '/';
+  const pattern = oauthRoutePatternOf(request.method, providerPath);
+  // the root discovery paths are few and fixed: each is its own pattern
+  if (pattern) setRoutePattern(request, wellKnown ? path : `${OAUTH_PATH}${pattern}`);
 }
