@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, LessThanOrEqual, Repository, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -88,9 +88,16 @@ export class InvoicesRepository {
     return result;
   }
 
-  /** Status history of an invoice, oldest first. */
-  historyOf(invoiceId: string): Promise<InvoiceStatusHistoryEntity[]> {
-    return this.history.find({ where: { invoiceId }, order: { invoiceVersion: 'ASC' } });
+  /**
+   * Status history of an invoice as of the version read, oldest first. A change committed
+   * after that read is left out, so the last entry's `to` is the invoice's `status` and
+   * the ETag (the version) names one body.
+   */
+  historyOf(invoice: Pick<InvoiceEntity, 'id' | 'version'>): Promise<InvoiceStatusHistoryEntity[]> {
+    return this.history.find({
+      where: { invoiceId: invoice.id, invoiceVersion: LessThanOrEqual(invoice.version) },
+      order: { invoiceVersion: 'ASC' },
+    });
   }
 
   /** The order's invoice that is not void, if any (at most one: a unique index says so). */

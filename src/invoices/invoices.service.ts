@@ -73,7 +73,7 @@ export class InvoicesService {
 
   async statusOf(principal: Principal, id: string): Promise<InvoiceWithHistory> {
     const invoice = await this.get(principal, id);
-    return { invoice, history: await this.invoices.historyOf(id) };
+    return { invoice, history: await this.invoices.historyOf(invoice) };
   }
 
   /**
@@ -166,7 +166,7 @@ export class InvoicesService {
     const invoice = await inTransaction(this.dataSource, (manager) =>
       this.moveStatus(manager, id, to, principal.subject, expectedVersions),
     );
-    return { invoice, history: await this.invoices.historyOf(id) };
+    return { invoice, history: await this.invoices.historyOf(invoice) };
   }
 
   /**

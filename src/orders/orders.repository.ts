@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import {
+  EntityManager,
+  In,
+  LessThanOrEqual,
+  ObjectLiteral,
+  Repository,
+  SelectQueryBuilder,
+} from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
@@ -108,9 +115,16 @@ export class OrdersRepository {
     return result;
   }
 
-  /** Status history of an order, oldest first. */
-  historyOf(orderId: string): Promise<OrderStatusHistoryEntity[]> {
-    return this.history.find({ where: { orderId }, order: { orderVersion: 'ASC' } });
+  /**
+   * Status history of an order as of the version read, oldest first. A change committed
+   * after that read is left out, so the last entry's `to` is the order's `status` and the
+   * ETag (the version) names one body.
+   */
+  historyOf(order: Pick<OrderEntity, 'id' | 'version'>): Promise<OrderStatusHistoryEntity[]> {
+    return this.history.find({
+      where: { orderId: order.id, orderVersion: LessThanOrEqual(order.version) },
+      order: { orderVersion: 'ASC' },
+    });
   }
 
   /**

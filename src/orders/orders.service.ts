@@ -62,7 +62,7 @@ export class OrdersService {
 
   async statusOf(principal: Principal, id: string): Promise<OrderWithHistory> {
     const order = await this.get(principal, id);
-    return { order, history: await this.orders.historyOf(id) };
+    return { order, history: await this.orders.historyOf(order) };
   }
 
   create(principal: Principal, input: OrderInput): Promise<OrderEntity> {
@@ -143,7 +143,7 @@ export class OrdersService {
     const order = await inTransaction(this.dataSource, (manager) =>
       this.moveStatus(manager, id, to, principal.subject, expectedVersions),
     );
-    return { order, history: await this.orders.historyOf(id) };
+    return { order, history: await this.orders.historyOf(order) };
   }
 
   /**
