@@ -315,6 +315,21 @@ describe('POST /api/v1/orders', () => {
 });
 
 describe('/api/v2/orders', () => {
+  it('shows totals with more digits than any one price, as the OpenAPI documents allow', async () => {
+    const product = await stockedProduct(api, 10, { price: '999999999999999.99' });
+
+    const created = await api.post(
+      '/api/v2/orders',
+      orderBody([{ sku: product.sku, quantity: 2 }]),
+    );
+
+    expect(created.status).toBe(201);
+    expect(created.body.total).toEqual({ amount: '1999999999999999.98', currency: 'EUR' });
+    expect(created.body.lines[0].lineTotal).toEqual(created.body.total);
+    const read = await api.get(`/api/v2/orders/${created.body.id}`);
+    expect(read.body.total).toEqual(created.body.total);
+  });
+
   it('creates and shows orders with money objects, and the order currency as in v1', async () => {
     const product = await stockedProduct(api, 10, { price: '5.25' });
 

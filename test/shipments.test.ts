@@ -196,6 +196,16 @@ describe('POST /api/v1/shipments', () => {
     const history = (await api.get(`${orderPath(order.id)}/status`)).body.history;
     expect(history).toHaveLength(22);
     expect((await api.get(orderPath(order.id))).body.status).toBe('confirmed');
+
+    // the longest history there can be, as the OpenAPI documents bound it (checked on
+    // every answer here): shipped and delivered by status changes after ten shipments
+    for (const status of ['shipped', 'delivered']) {
+      expect((await setOrderStatus(api, order.id, status)).status).toBe(200);
+    }
+    for (const version of [1, 2]) {
+      const longest = await api.get(`/api/v${version}/orders/${order.id}/status`);
+      expect([longest.status, longest.body.history.length]).toEqual([200, 24]);
+    }
   });
 
   describe('answers 422 validation_failed naming the field', () => {

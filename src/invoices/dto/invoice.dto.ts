@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FULL_DATE } from '../../common/dto/date-time';
-import { CURRENCY_PATTERN, MoneyDto, TOTAL_PATTERN } from '../../common/dto/money.dto';
+import { CURRENCY_PATTERN, MoneyTotalDto, TOTAL_PATTERN } from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { MAX_ORDER_LINES } from '../../orders/dto/order-write.dto';
 import { OrderLineV1Dto, OrderLineV2Dto } from '../../orders/dto/order.dto';
@@ -86,7 +86,7 @@ export class InvoiceV2Dto extends InvoiceBaseDto {
   @ApiProperty({ type: [OrderLineV2Dto], minItems: 1, maxItems: MAX_ORDER_LINES })
   lines: OrderLineV2Dto[];
   /** The sum of the line totals. */
-  total: MoneyDto;
+  total: MoneyTotalDto;
   /** What is still to be paid: the total while draft or open, zero once paid or void. */
-  amountDue: MoneyDto;
+  amountDue: MoneyTotalDto;
 }

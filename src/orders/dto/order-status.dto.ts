@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status';
+import { MAX_SHIPMENTS_PER_ORDER } from '../../shipments/shipment-problems';
 
 /** One status change; creation is the first, from null to `pending`. */
 export class OrderStatusChangeDto {
@@ -16,14 +17,21 @@ export class OrderStatusChangeDto {
   actor: string;
 }
 
+/**
+ * The longest history: created, confirmed, each shipment's shipped and back to
+ * confirmed, then shipped and delivered.
+ */
+const MAX_HISTORY = 2 + 2 * MAX_SHIPMENTS_PER_ORDER + 2;
+
 /** GET /orders/{id}/status: where the order is and how it got there, oldest first. */
 export class OrderStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES, example: 'confirmed' })
   status: OrderStatus;
   /**
    * Creation and every change since. Cancelling a shipment returns its order from shipped
-   * to confirmed, and an order has at most 10 shipments, so there are at most 23 entries.
+   * to confirmed, and an order has at most 10 shipments; after ten cancelled ones the order
+   * can still be marked shipped, then delivered: at most 24 entries.
    */
-  @ApiProperty({ type: [OrderStatusChangeDto], minItems: 1, maxItems: 23 })
+  @ApiProperty({ type: [OrderStatusChangeDto], minItems: 1, maxItems: MAX_HISTORY })
   history: OrderStatusChangeDto[];
 }

@@ -3,6 +3,7 @@ import {
   AMOUNT_PATTERN,
   CURRENCY_PATTERN,
   MoneyDto,
+  MoneyTotalDto,
   TOTAL_PATTERN,
 } from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
@@ -87,7 +88,7 @@ export class OrderLineV2Dto extends OrderLineBaseDto {
   /** Catalog price when the order was placed. */
   unitPrice: MoneyDto;
   /** unitPrice × quantity. */
-  lineTotal: MoneyDto;
+  lineTotal: MoneyTotalDto;
 }
 
 /** An order as /api/v2 shows it. */
@@ -95,5 +96,5 @@ export class OrderV2Dto extends OrderBaseDto {
   @ApiProperty({ type: [OrderLineV2Dto], minItems: 1, maxItems: MAX_ORDER_LINES })
   lines: OrderLineV2Dto[];
   /** The sum of the line totals. */
-  total: MoneyDto;
+  total: MoneyTotalDto;
 }
