@@ -142,6 +142,31 @@ describe('registering endpoints', () => {
     expect(list.text).not.toContain(response.body.secret);
   });
 
+  it('replays a creation and a rotation without their secret, as the OpenAPI documents say', async () => {
+    const body = { url: receiver.url('/r/replayed'), events: ['order.created'] };
+    const key = { headers: { 'Idempotency-Key': `replay-${Date.now()}` } };
+    const first = await api.post('/api/v1/webhook-endpoints', body, key);
+    const replay = await api.post('/api/v1/webhook-endpoints', body, key);
+    created.push(first.body.id);
+    const rotation = `/api/v1/webhook-endpoints/${first.body.id}/secret-rotations`;
+    const rotationKey = { headers: { 'Idempotency-Key': `rotation-${Date.now()}` } };
+    const rotated = await api.post(rotation, undefined, rotationKey);
+    const rotationReplay = await api.post(rotation, undefined, rotationKey);
+
+    expect([first.status, replay.status, rotated.status, rotationReplay.status]).toEqual([
+      201, 201, 200, 200,
+    ]);
+    for (const [shown, again] of [
+      [first, replay],
+      [rotated, rotationReplay],
+    ]) {
+      expect(shown.body.secret).toMatch(/^whsec_/);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const { secret: _secret, ...rest } = shown.body;
+      expect(again.body).toEqual(rest);
+    }
+  });
+
   it('refuses loopback, private and link-local URLs without WEBHOOK_ALLOW_PRIVATE_URLS (422 naming url)', async () => {
     for (const url of [
       receiver.url('/r/refused'),

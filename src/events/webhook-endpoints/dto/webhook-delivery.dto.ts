@@ -44,7 +44,8 @@ export class WebhookDeliveryDto {
   @ApiProperty({ enum: Object.keys(EVENT_TYPES), example: 'order.created' })
   eventType: EventType;
   /**
-   * `pending`: not attempted yet; `failed`: the last attempt failed and another is
+   * `pending`: due for an attempt (new, or rescheduled by a manual retry, its earlier
+   * attempts kept); `failed`: the last attempt failed and another is
    * scheduled at `nextAttemptAt`; `succeeded`; `dead`: no attempt is left (schedule
    * exhausted, receiver gone, or the endpoint disabled).
    */

@@ -42,9 +42,11 @@ export class WebhookEndpointDto {
 export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
   /**
    * The signing secret (Standard Webhooks): `whsec_` and the base64 of 32 random bytes.
-   * Shown in this answer only; store it with the receiver.
+   * Shown in this answer only; store it with the receiver. A replay of this answer for the
+   * same `Idempotency-Key` omits it (answers kept for replays keep no secret); if it was
+   * lost, rotate the secret.
    * @example "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6JoNkELjtFA="
    */
-  @ApiProperty({ maxLength: 50, pattern: '^whsec_[A-Za-z0-9+/]{43}=$' })
-  secret: string;
+  @ApiProperty({ required: false, maxLength: 50, pattern: '^whsec_[A-Za-z0-9+/]{43}=$' })
+  secret?: string;
 }
