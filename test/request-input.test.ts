@@ -272,6 +272,45 @@ describe('an empty body sent with Content-Type: application/json', () => {
   });
 });
 
+describe('a body sent to an operation that takes none', () => {
+  it('refuses unknown fields on a DELETE with 422 naming them, and deletes nothing', async () => {
+    const product = await createProduct(api);
+
+    const refused = await api.request('DELETE', `/api/v1/products/${product.id}`, {
+      body: { force: true, x: 1 },
+    });
+
+    expect(expectProblem(refused, 422, 'validation_failed').errors).toEqual([
+      { field: 'force', message: 'is not a known field' },
+      { field: 'x', message: 'is not a known field' },
+    ]);
+    expect((await api.get(`/api/v1/products/${product.id}`)).status).toBe(200);
+  });
+
+  it.each([['[]'], ['"hello"'], ['1'], ['null']])(
+    'refuses %s sent to an API key revocation with 422, and revokes nothing',
+    async (rawBody) => {
+      const created = await api.post('/api/v1/api-keys', { name: 'kept', role: 'analyst' });
+
+      const refused = await sendRaw('DELETE', `/api/v1/api-keys/${created.body.id}`, rawBody);
+
+      expect(expectProblem(refused, 422, 'validation_failed').errors).toEqual([
+        { field: '(body)', message: 'must be empty or {}: this operation takes no body' },
+      ]);
+      expect((await api.get(`/api/v1/api-keys/${created.body.id}`)).status).toBe(200);
+    },
+  );
+
+  it('takes {} and no body alike', async () => {
+    const [a, b] = [await createProduct(api), await createProduct(api)];
+
+    const withObject = await api.request('DELETE', `/api/v1/products/${a.id}`, { body: {} });
+    const withNone = await api.request('DELETE', `/api/v1/products/${b.id}`);
+
+    expect([withObject.status, withNone.status]).toEqual([204, 204]);
+  });
+});
+
 describe('an empty body sent with another Content-Type', () => {
   const asText = (method: string, path: string, rawBody = '') =>
     api.request(method, path, { rawBody, headers: { 'Content-Type': 'text/plain' } });

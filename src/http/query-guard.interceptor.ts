@@ -3,17 +3,23 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
-import { Problem } from './problem';
+import { Problem, ValidationProblem } from './problem';
+import { BODY_FIELD, UNKNOWN_FIELD } from './validation.pipe';
+
+/** Methods whose body API.md §1 and §3 hold to their rules (a GET's is not read). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Query-string rules no single DTO can state. Unknown query parameters are 400 on every
- * route (API.md §3): routes with a query DTO have that enforced by the validation pipe;
- * this covers the routes that take no query at all, where the pipe never runs. And the
- * /api/v2 collections are cursor-only (API.md §11) although they share DTOs with v1.
+ * Input rules no single DTO can state. Unknown query parameters are 400 and unknown body
+ * fields 422 on every route (API.md §3): routes with a query or body DTO have that
+ * enforced by the validation pipe; this covers the routes that take none at all (an
+ * action such as a secret rotation, a DELETE), where the pipe never runs, so a body they
+ * would ignore is refused before they act. And the /api/v2 collections are cursor-only
+ * (API.md §11) although they share DTOs with v1.
  */
 @Injectable()
 export class QueryGuardInterceptor implements NestInterceptor {
-  private readonly takesQuery = new WeakMap<object, boolean>();
+  private readonly declared = new WeakMap<object, Set<string>>();
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -25,25 +31,46 @@ export class QueryGuardInterceptor implements NestInterceptor {
         [{ field: 'page', message: 'is not supported in /api/v2; follow pagination.next' }],
       );
     }
-    if (names.length > 0 && !this.declaresQuery(context)) {
+    if (names.length > 0 && !this.declares(context, RouteParamtypes.QUERY)) {
       throw new Problem(
         'bad_request',
         `This operation takes no query parameters; got ${names.join(', ')}.`,
         names.map((field) => ({ field, message: 'is not a known query parameter' })),
       );
     }
+    if (
+      request.body !== undefined &&
+      BODY_METHODS.has(request.method) &&
+      !this.declares(context, RouteParamtypes.BODY)
+    ) {
+      refuseBody(request.body);
+    }
     return next.handle();
   }
 
-  private declaresQuery(context: ExecutionContext): boolean {
+  /** The handler has a parameter of this kind (`@Query()`, `@Body()`). */
+  private declares(context: ExecutionContext, kind: RouteParamtypes): boolean {
     const handler = context.getHandler();
-    let known = this.takesQuery.get(handler);
-    if (known === undefined) {
+    let kinds = this.declared.get(handler);
+    if (kinds === undefined) {
       const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
         {}) as Record<string, unknown>;
-      known = Object.keys(args).some((key) => key.startsWith(`${RouteParamtypes.QUERY}:`));
-      this.takesQuery.set(handler, known);
+      kinds = new Set(Object.keys(args).map((key) => key.split(':')[0]));
+      this.declared.set(handler, kinds);
     }
-    return known;
+    return kinds.has(String(kind));
+  }
+}
+
+/** A body sent to an operation that takes none: only `{}` passes, as a DTO without fields. */
+function refuseBody(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationProblem([
+      { field: BODY_FIELD, message: 'must be empty or {}: this operation takes no body' },
+    ]);
+  }
+  const fields = Object.keys(body);
+  if (fields.length > 0) {
+    throw new ValidationProblem(fields.map((field) => ({ field, message: UNKNOWN_FIELD })));
   }
 }
