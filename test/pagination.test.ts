@@ -262,6 +262,67 @@ describe('cursor misuse', () => {
   });
 });
 
+describe('a cursor page emptied by deletions', () => {
+  /** Four products of their own category, named A to D; `sort` decides their order. */
+  async function fourProducts(sort: string) {
+    const category = `emptied-${randomBytes(4).toString('hex')}`;
+    const ids: string[] = [];
+    for (const name of ['A', 'B', 'C', 'D']) {
+      ids.push((await createProduct(api, { name, category })).id);
+    }
+    const list = `/api/v1/products?category=${category}&sort=${sort}&limit=2`;
+    return { ids, list };
+  }
+  const remove = (id: string) => api.request('DELETE', `/api/v1/products/${id}`);
+  const namesOf = (page: ApiResponse) => page.body.data.map((p: { name: string }) => p.name);
+
+  it.each([['name'], ['name,-createdAt']])(
+    'links back, sort=%s, to the last page with items: the cursor row included, even deleted',
+    async (sort) => {
+      const { ids, list } = await fourProducts(sort);
+      const first = await api.get(list);
+      for (const id of ids.slice(1)) await remove(id);
+
+      const emptied = await follow(first.body.pagination.next);
+
+      expect([emptied.status, emptied.body.data, emptied.body.pagination.next]).toEqual([
+        200,
+        [],
+        null,
+      ]);
+      expect(emptied.body.pagination.prev).toEqual(expect.any(String));
+      expect(emptied.headers.get('link')).toContain('rel="prev"');
+      const back = await follow(emptied.body.pagination.prev);
+      expect(namesOf(back)).toEqual(['A']);
+      expect(back.body.pagination.prev).toBeNull();
+    },
+  );
+
+  it('keeps the row of the cursor on the way back when it still exists', async () => {
+    const { ids, list } = await fourProducts('name');
+    const first = await api.get(list);
+    for (const id of ids.slice(2)) await remove(id);
+
+    const emptied = await follow(first.body.pagination.next);
+    const back = await follow(emptied.body.pagination.prev);
+
+    expect(emptied.body.data).toEqual([]);
+    expect(namesOf(back)).toEqual(['A', 'B']);
+  });
+
+  it('links forward from an empty page reached backward', async () => {
+    const { ids, list } = await fourProducts('name');
+    const second = await follow((await api.get(list)).body.pagination.next);
+    for (const id of ids.slice(0, 2)) await remove(id);
+
+    const emptied = await follow(second.body.pagination.prev);
+    const forward = await follow(emptied.body.pagination.next);
+
+    expect([emptied.body.data, emptied.body.pagination.prev]).toEqual([[], null]);
+    expect(namesOf(forward)).toEqual(['C', 'D']);
+  });
+});
+
 describe('sorting', () => {
   it.each([['colour'], ['name,-colour'], ['description'], ['constructor'], ['name,-toString']])(
     'refuses the unknown sort field in sort=%s with 400 naming sort',

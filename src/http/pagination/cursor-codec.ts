@@ -11,6 +11,11 @@ export interface CursorPayload {
   d: 'a' | 'b';
   /** sort values of the boundary row, the id last */
   k: (string | number)[];
+  /**
+   * 1: the page includes the boundary row itself. Only the links of an empty page carry
+   * it: the way back from past the end starts at the cursor's own position.
+   */
+  i?: 1;
 }
 
 const MAC_BYTES = 16;
@@ -38,7 +43,11 @@ export class CursorCodec {
     }
     try {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-      if (!Array.isArray(payload.k) || (payload.d !== 'a' && payload.d !== 'b')) {
+      if (
+        !Array.isArray(payload.k) ||
+        (payload.d !== 'a' && payload.d !== 'b') ||
+        (payload.i !== undefined && payload.i !== 1)
+      ) {
         throw invalidCursor();
       }
       return payload;

@@ -64,34 +64,32 @@ export async function paginate<E extends ObjectLiteral>(
   }
   const backward = cursor?.d === 'b';
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
-  if (cursor) applyKeyset(query, terms, cursor.k, backward);
+  if (cursor) applyKeyset(query, terms, cursor.k, backward, cursor.i === 1);
   // counted only once the cursor is known to be good: a 400 costs no query
   const { rows, total } = await withTotal(query, qb);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   if (backward) items.reverse();
 
-  const boundary = (row: E, d: 'a' | 'b') => ({
-    cursor: codec.encode({
-      c: spec.name,
-      s: sortKey,
-      d,
-      k: terms.map((t) => keyValue(row, t.field)),
-    }),
+  const link = (k: (string | number)[], d: 'a' | 'b', inclusive = false) => ({
+    cursor: codec.encode({ c: spec.name, s: sortKey, d, k, ...(inclusive && { i: 1 as const }) }),
   });
-  const first = items[0];
-  const last = items[items.length - 1];
-  // Going forward, a page after a cursor always has something before it; going back,
-  // the page always has something after it (the row the cursor was made from).
-  const hasNext = backward ? cursor !== undefined : hasMore;
-  const hasPrev = backward ? hasMore : cursor !== undefined;
-  return new Page(
-    items,
-    total,
-    limit,
-    hasNext && last ? boundary(last, 'a') : null,
-    hasPrev && first ? boundary(first, 'b') : null,
-  );
+  const keyOf = (row: E) => terms.map((t) => keyValue(row, t.field));
+  let next: { cursor: string } | null = null;
+  let prev: { cursor: string } | null = null;
+  if (items.length > 0) {
+    // Going forward, a page after a cursor always has something before it; going back,
+    // the page always has something after it (the row the cursor was made from).
+    if (backward ? cursor !== undefined : hasMore) next = link(keyOf(items[items.length - 1]), 'a');
+    if (backward ? hasMore : cursor !== undefined) prev = link(keyOf(items[0]), 'b');
+  } else if (cursor) {
+    // An empty page past either end (its rows were deleted since the cursor was made) is
+    // no end of the list: the way back is the other side of the cursor's own position,
+    // its row included, as an offset page past the end links back to the last full one.
+    if (backward) next = link(cursor.k, 'a', true);
+    else prev = link(cursor.k, 'b', true);
+  }
+  return new Page(items, total, limit, next, prev);
 }
 
 /** The column of a page's rows that carries `total` (withTotal). */
@@ -189,11 +187,13 @@ function orderBy<E extends ObjectLiteral>(
   return qb;
 }
 
+/** The rows after (or before) the key `values`, and the key's own row when `inclusive`. */
 function applyKeyset<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
   terms: SortTerm[],
   values: (string | number)[],
   backward: boolean,
+  inclusive: boolean,
 ): void {
   const params: Record<string, unknown> = {};
   terms.forEach((t, i) => (params[`_k${i}`] = fromCursor(values[i], t.field)));
@@ -201,13 +201,15 @@ function applyKeyset<E extends ObjectLiteral>(
   if (ops.every((op) => op === ops[0])) {
     const columns = terms.map((t) => t.field.column).join(', ');
     const placeholders = terms.map((_, i) => `:_k${i}`).join(', ');
-    qb.andWhere(`(${columns}) ${ops[0]} (${placeholders})`, params);
+    const op = inclusive ? `${ops[0]}=` : ops[0];
+    qb.andWhere(`(${columns}) ${op} (${placeholders})`, params);
     return;
   }
-  const disjuncts = terms.map((t, i) => {
-    const equal = terms.slice(0, i).map((p, j) => `${p.field.column} = :_k${j}`);
-    return `(${[...equal, `${t.field.column} ${ops[i]} :_k${i}`].join(' AND ')})`;
-  });
+  const equal = (upTo: number) => terms.slice(0, upTo).map((p, j) => `${p.field.column} = :_k${j}`);
+  const disjuncts = terms.map(
+    (t, i) => `(${[...equal(i), `${t.field.column} ${ops[i]} :_k${i}`].join(' AND ')})`,
+  );
+  if (inclusive) disjuncts.push(`(${equal(terms.length).join(' AND ')})`);
   qb.andWhere(`(${disjuncts.join(' OR ')})`, params);
 }
 
