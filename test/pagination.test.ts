@@ -323,6 +323,25 @@ describe('a cursor page emptied by deletions', () => {
   });
 });
 
+describe('the longest cursor', () => {
+  it('is taken back: names and categories of control characters, escaped six times longer', async () => {
+    const category = '\u0001'.repeat(100);
+    const prefix = `long-${randomBytes(3).toString('hex')}`;
+    for (let i = 0; i < 2; i++) {
+      await createProduct(api, { sku: `${prefix}-${i}`, name: '\u0001'.repeat(200), category });
+    }
+    const list = `/api/v1/products?q=${prefix}&sort=category,name,sku,price,createdAt,updatedAt&limit=1`;
+
+    const first = await api.get(list);
+    const next = first.body.pagination.next as string;
+    const second = await follow(next);
+
+    expect(new URL(next).searchParams.get('cursor')?.length).toBeGreaterThan(2048);
+    expect([second.status, second.body.data.length]).toEqual([200, 1]);
+    expect(second.body.data[0].sku).not.toBe(first.body.data[0].sku);
+  });
+});
+
 describe('sorting', () => {
   it.each([['colour'], ['name,-colour'], ['description'], ['constructor'], ['name,-toString']])(
     'refuses the unknown sort field in sort=%s with 400 naming sort',

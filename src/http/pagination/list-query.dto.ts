@@ -18,7 +18,10 @@ export class CursorListQueryDto {
   /** Opaque cursor from `pagination.next` or `pagination.prev` of the previous answer. */
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  // Longer than any cursor this API issues: the longest carries every sortable product
+  // field, a name of 200 and a category of 100 characters each escaped as `\u0001` in
+  // its JSON (about 2,900 characters once in base64url).
+  @MaxLength(4096)
   @Matches(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { message: 'is not a cursor this API issued' })
   cursor?: string;
 
