@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PageInterceptor } from './page.interceptor';
 import { ProblemFilter } from './problem.filter';
-import { QueryGuardInterceptor } from './query-guard.interceptor';
+import { UndeclaredInputInterceptor } from './undeclared-input.interceptor';
 import { RouteTable } from './route-table';
 import { StrictValidationPipe } from './validation.pipe';
 import { VersionEtagInterceptor } from './version-etag.interceptor';
@@ -18,7 +18,7 @@ export class HttpModule {
         { provide: RouteTable, useValue: routes },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: QueryGuardInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: UndeclaredInputInterceptor },
         { provide: APP_INTERCEPTOR, useClass: VersionEtagInterceptor },
         { provide: APP_INTERCEPTOR, useClass: PageInterceptor },
       ],

@@ -18,7 +18,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * (API.md §11) although they share DTOs with v1.
  */
 @Injectable()
-export class QueryGuardInterceptor implements NestInterceptor {
+export class UndeclaredInputInterceptor implements NestInterceptor {
   private readonly declared = new WeakMap<object, Set<string>>();
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
