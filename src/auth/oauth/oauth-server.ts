@@ -134,12 +134,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     // restored by apiEdges once oidc-provider is done with the rewritten one below
     this.sentRequests.set(req, { url: req.url ?? path, id: String(request.id) });
     // oidc-provider works out its mount point from originalUrl minus url (as under express)
-    req.originalUrl = wellKnown
-      ? `${OAUTH_PATH}/.well-known/openid-configuration${query}`
-      : req.url;
-    req.url = wellKnown
-      ? `/.well-known/openid-configuration${query}`
-      : req.url?.slice(OAUTH_PATH.length) || '/';
+    req.originalUrl = wellKnown ? `${OAUTH_PATH}${PROVIDER_DISCOVERY}${query}` : req.url;
+    req.url = `${providerPathOf(path, wellKnown)}${query}`;
     await new Promise<void>((resolve) => {
       res.once('close', resolve);
       res.once('finish', resolve);
@@ -201,12 +197,17 @@ function compareHashedClientSecrets(provider: Provider): void {
   };
 }
 
+/** oidc-provider's own discovery path, under its mount point. */
+const PROVIDER_DISCOVERY = '/.well-known/openid-configuration';
+
+/** `path` as oidc-provider routes it: under its mount point, discovery mapped to its own. */
+function providerPathOf(path: string, wellKnown: boolean): string {
+  return wellKnown ? PROVIDER_DISCOVERY : path.slice(OAUTH_PATH.length) || '/';
+}
+
 /** Metrics and the log line name the route served, as for Fastify's own routes. */
 function labelRoute(request: FastifyRequest, path: string, wellKnown: boolean): void {
-  const providerPath = wellKnown
-    ? '/.well-known/openid-configuration'
-    : path.slice(OAUTH_PATH.length) || '/';
-  const pattern = oauthRoutePatternOf(request.method, providerPath);
+  const pattern = oauthRoutePatternOf(request.method, providerPathOf(path, wellKnown));
   // the root discovery paths are few and fixed: each is its own pattern
   if (pattern) setRoutePattern(request, wellKnown ? path : `${OAUTH_PATH}${pattern}`);
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { IsString, Length, Matches, ValidateBy } from 'class-validator';
 import { isCurrency, MAX_MINOR_DIGITS } from '../money';
 
@@ -48,18 +48,11 @@ export class MoneyDto {
  * v2 money that sums prices (a line's total, an order's, an invoice's): as MoneyDto, with
  * as many digits as a bigint of minor units holds, more than one price has. Answers only.
  */
-export class MoneyTotalDto {
+export class MoneyTotalDto extends PickType(MoneyDto, ['currency']) {
   /**
    * Decimal string with exactly the currency's minor digits.
    * @example "39.98"
    */
   @ApiProperty({ minLength: 1, maxLength: 24, pattern: TOTAL_PATTERN.source })
   amount: string;
-
-  /**
-   * ISO 4217 currency code.
-   * @example "EUR"
-   */
-  @ApiProperty({ minLength: 3, maxLength: 3, pattern: CURRENCY_PATTERN.source })
-  currency: string;
 }
