@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import { productBody } from './support/factories';
+import { confirmedOrder } from './support/fulfilment-factories';
 import {
   createApiKey,
   customerIdFor,
@@ -17,7 +19,7 @@ import { ApiResponse, RequestOptions, startTestApp, TestApp } from './support/te
 let api: TestApp;
 
 beforeAll(async () => {
-  api = await startTestApp(ORDER_TEST_ENV);
+  api = await startTestApp({ ...ORDER_TEST_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
 
 afterAll(async () => {
@@ -486,5 +488,139 @@ describe('Idempotency-Key on other POSTs', () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(second.body.name).toBe('Two');
     expect(second.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+/** A POST to run: its path and body, made ready by what it needs first. */
+type PostCase = () => { path: string; body?: unknown } | Promise<{ path: string; body?: unknown }>;
+
+async function webhookEndpoint(): Promise<string> {
+  const created = await api.post('/api/v1/webhook-endpoints', {
+    url: 'http://127.0.0.1:9/closed',
+    events: ['order.created'],
+  });
+  expect(created.status).toBe(201);
+  return `/api/v1/webhook-endpoints/${created.body.id}`;
+}
+
+const POSTS: [string, PostCase][] = [
+  [
+    'POST /orders',
+    async () => {
+      const product = await stockedProduct(api, 10);
+      return { path: '/api/v1/orders', body: orderBody([{ sku: product.sku, quantity: 1 }]) };
+    },
+  ],
+  ['POST /products', () => ({ path: '/api/v1/products', body: productBody() })],
+  [
+    'POST /users',
+    () => ({
+      path: '/api/v1/users',
+      body: {
+        email: `${randomUUID()}@example.com`,
+        password: 'correct horse battery staple',
+        roles: ['operations'],
+      },
+    }),
+  ],
+  [
+    'POST /api-keys',
+    () => ({ path: '/api/v1/api-keys', body: { name: 'ERP', role: 'operations' } }),
+  ],
+  [
+    'POST /oauth-clients',
+    () => ({
+      path: '/api/v1/oauth-clients',
+      body: {
+        name: 'Dashboard',
+        redirectUris: ['https://dashboard.example.com/callback'],
+        public: false,
+        scopes: ['products:read'],
+      },
+    }),
+  ],
+  [
+    'POST /webhook-endpoints',
+    () => ({
+      path: '/api/v1/webhook-endpoints',
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['order.created'] },
+    }),
+  ],
+  [
+    'POST /invoices',
+    async () => {
+      const { order } = await confirmedOrder(api);
+      return { path: '/api/v1/invoices', body: { orderId: order.id } };
+    },
+  ],
+  [
+    'POST /shipments',
+    async () => {
+      const { order } = await confirmedOrder(api);
+      return { path: '/api/v1/shipments', body: { orderId: order.id, carrier: 'DHL' } };
+    },
+  ],
+  [
+    'POST /inventory/{sku}/adjustments',
+    async () => {
+      const product = await stockedProduct(api, 1);
+      return {
+        path: `/api/v1/inventory/${product.sku}/adjustments`,
+        body: { delta: 2, reason: 'recount' },
+      };
+    },
+  ],
+  [
+    'POST /webhook-endpoints/{id}/secret-rotations',
+    async () => ({ path: `${await webhookEndpoint()}/secret-rotations` }),
+  ],
+  [
+    'POST /webhook-endpoints/{id}/deliveries/{id}/retries',
+    async () => {
+      const endpoint = await webhookEndpoint();
+      await confirmedOrder(api);
+      await api.app.get(WebhookWorker).runOnce();
+      const deliveries = await api.get(`${endpoint}/deliveries`);
+      expect(deliveries.body.data.length).toBeGreaterThan(0);
+      return { path: `${endpoint}/deliveries/${deliveries.body.data[0].id}/retries` };
+    },
+  ],
+];
+
+describe('Idempotency-Key on every POST', () => {
+  it('is tested below on every POST the API documents', async () => {
+    const documented = new Set<string>();
+    for (const version of ['v1', 'v2']) {
+      const document = await api.get(`/docs/${version}/openapi.json`, { auth: false });
+      expect(document.status).toBe(200);
+      for (const [path, operations] of Object.entries(document.body.paths)) {
+        if ('post' in (operations as object)) {
+          documented.add(`POST ${path.replace(/^\/api\/v\d/, '').replace(/\{[^}]+\}/g, '{id}')}`);
+        }
+      }
+    }
+    const tested = POSTS.map(([name]) => name.replace(/\{[^}]+\}/g, '{id}'));
+
+    expect([...documented].sort()).toEqual([...new Set(tested)].sort());
+  });
+
+  it.each(POSTS)('%s marks its key committed inside its own transaction', async (_, prepare) => {
+    const { path, body } = await prepare();
+    const key = randomUUID();
+    // Storing the answer is refused, so the record shows what the transaction wrote.
+    await sql(
+      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_keep_marker CHECK (key <> '${key}' OR status <> 'done')`,
+    );
+    let response: ApiResponse;
+    let record: { status: string };
+    try {
+      response = await api.post(path, body, withKey(key));
+      [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+    } finally {
+      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_keep_marker`);
+    }
+
+    expect(response.status).toBeLessThan(300);
+    expect(record.status).toBe('committed');
   });
 });

@@ -1,35 +1,33 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
 
-type BeforeCommit = (manager: EntityManager) => Promise<void>;
-const beforeCommit = new AsyncLocalStorage<BeforeCommit>();
-
 /**
- * Runs `work` so that every transaction it commits through inTransaction runs `hook`
- * last, inside that transaction: what the hook writes commits with the use case's own
- * writes or not at all, and a hook that throws rolls them back. The idempotency
- * interceptor marks its key this way.
+ * Writes a caller adds to a use case's transaction, run last inside it: they commit with
+ * the use case's own writes or not at all, and a hook that throws rolls them back. The
+ * idempotency interceptor marks its key this way (`@CommitHook()` hands it to the
+ * controller, which hands it to the service). It is passed explicitly rather than carried
+ * by an AsyncLocalStorage: on Node 20 one AsyncLocalStorage in use turns on promise hooks
+ * for the whole process, which took 13 % off GET throughput and 15 % off orders.
  */
-export function withBeforeCommit<T>(hook: BeforeCommit, work: () => T): T {
-  return beforeCommit.run(hook, work);
-}
+export type BeforeCommit = (manager: EntityManager) => Promise<void>;
 
 /**
  * Runs a use case that writes several rows as one transaction, retried on a deadlock or
  * serialization failure with jittered back-off (STYLE.md: declarative boundaries).
+ * `beforeCommit`, when given, runs last inside every attempt.
  */
 export async function inTransaction<T>(
   dataSource: DataSource,
   work: (manager: EntityManager) => Promise<T>,
+  beforeCommit?: BeforeCommit,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await dataSource.transaction(async (manager) => {
         const result = await work(manager);
-        await beforeCommit.getStore()?.(manager);
+        await beforeCommit?.(manager);
         return result;
       });
     } catch (error) {

@@ -12,7 +12,6 @@ import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from '../http/base-url';
 import { isErrorCode } from '../http/error-codes';
-import { withBeforeCommit } from '../database/transaction';
 import { etagForVersion } from '../http/etag';
 import { FieldError, Problem } from '../http/problem';
 import { toProblem } from '../http/problem-mapping';
@@ -110,19 +109,17 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     scope: Scope,
     shownOnce: string[] = [],
   ): Observable<unknown> {
-    // The key is marked `committed` inside the request's own transaction: from then on
-    // no retry can take it over and run the request again, even if this process dies
-    // before the answer is stored. A claim taken over meanwhile rolls the work back.
-    const handled = withBeforeCommit(
-      async (manager) => {
-        const { principal, key, claimedAt } = scope;
-        if (!(await this.store.markCommitted(manager, principal, key, claimedAt))) {
-          throw keyInUse();
-        }
-      },
-      () => next.handle(),
-    );
-    return handled.pipe(
+    // The key is marked `committed` inside the request's own transaction (the handler
+    // takes this hook with @CommitHook()): from then on no retry can take it over and run
+    // the request again, even if this process dies before the answer is stored. A claim
+    // taken over meanwhile rolls the work back.
+    request.commitHook = async (manager) => {
+      const { principal, key, claimedAt } = scope;
+      if (!(await this.store.markCommitted(manager, principal, key, claimedAt))) {
+        throw keyInUse();
+      }
+    };
+    return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         await this.settle(scope, () =>
           this.store.complete(

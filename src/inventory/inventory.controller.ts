@@ -19,6 +19,8 @@ import {
 import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
 import { ADJUSTMENTS, INVENTORY } from './inventory.repository';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../database/transaction';
 
 /**
  * Stock levels look the same in v1 and v2 (no money), so one controller serves both;
@@ -93,8 +95,9 @@ export class InventoryController {
     @SkuParam() sku: string,
     @Body() body: AdjustmentWriteDto,
     @Location() location: SetLocation,
+    @CommitHook() commitHook: BeforeCommit | undefined,
   ): Promise<AdjustmentDto> {
-    const adjustment = await this.inventory.adjust(sku, body.delta, body.reason);
+    const adjustment = await this.inventory.adjust(sku, body.delta, body.reason, commitHook);
     location(adjustment.id);
     return toAdjustment(adjustment);
   }

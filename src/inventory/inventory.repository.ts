@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PreparedStatement } from '../database/prepared-statement';
-import { inTransaction } from '../database/transaction';
+import { BeforeCommit, inTransaction } from '../database/transaction';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -167,40 +167,50 @@ export class InventoryRepository {
    * held (`clock_timestamp()`, not the transaction's start `now()`), so the ledger's
    * newest-first order is the order the adjustments were applied in, even when they raced.
    */
-  adjust(sku: string, delta: number, reason: string, maxOnHand: number): Promise<AdjustmentResult> {
-    return inTransaction(this.dataSource, async (manager) => {
-      let level = await applyDelta(manager, sku, delta, maxOnHand);
-      if (!level) {
-        // Refused, or no such item. The reason is read from the row locked FOR UPDATE, so
-        // it holds until this transaction ends: a write committed after the UPDATE missed
-        // cannot make the answer wrong.
-        const current = await manager
-          .createQueryBuilder(InventoryItemEntity, 'i')
-          .where('i.sku = :sku AND i.archived_at IS NULL', { sku })
-          .setLock('pessimistic_write')
-          .getOne();
-        if (!current) return { missing: true };
-        const after = current.quantityOnHand + delta;
-        if (after < current.quantityReserved) return { short: current };
-        if (delta > 0 && after > maxOnHand) return { over: current };
-        // Such a write made room after all; with the row locked this one now applies.
-        level = await applyDelta(manager, sku, delta, maxOnHand);
-        if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
-      }
-      const adjustment = manager.create(InventoryAdjustmentEntity, {
-        id: uuidv7(),
-        sku,
-        delta,
-        reason,
-        quantityOnHand: level.quantity_on_hand,
-        quantityReserved: level.quantity_reserved,
-        createdAt: level.updated_at,
-      });
-      await manager.insert(InventoryAdjustmentEntity, adjustment);
-      return {
-        applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id: adjustment.id }),
-      };
-    });
+  adjust(
+    sku: string,
+    delta: number,
+    reason: string,
+    maxOnHand: number,
+    beforeCommit?: BeforeCommit,
+  ): Promise<AdjustmentResult> {
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        let level = await applyDelta(manager, sku, delta, maxOnHand);
+        if (!level) {
+          // Refused, or no such item. The reason is read from the row locked FOR UPDATE, so
+          // it holds until this transaction ends: a write committed after the UPDATE missed
+          // cannot make the answer wrong.
+          const current = await manager
+            .createQueryBuilder(InventoryItemEntity, 'i')
+            .where('i.sku = :sku AND i.archived_at IS NULL', { sku })
+            .setLock('pessimistic_write')
+            .getOne();
+          if (!current) return { missing: true };
+          const after = current.quantityOnHand + delta;
+          if (after < current.quantityReserved) return { short: current };
+          if (delta > 0 && after > maxOnHand) return { over: current };
+          // Such a write made room after all; with the row locked this one now applies.
+          level = await applyDelta(manager, sku, delta, maxOnHand);
+          if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
+        }
+        const adjustment = manager.create(InventoryAdjustmentEntity, {
+          id: uuidv7(),
+          sku,
+          delta,
+          reason,
+          quantityOnHand: level.quantity_on_hand,
+          quantityReserved: level.quantity_reserved,
+          createdAt: level.updated_at,
+        });
+        await manager.insert(InventoryAdjustmentEntity, adjustment);
+        return {
+          applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id: adjustment.id }),
+        };
+      },
+      beforeCommit,
+    );
   }
 
   /**

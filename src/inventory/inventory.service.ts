@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { BeforeCommit } from '../database/transaction';
 import { ConflictProblem, NotFoundProblem, Problem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
@@ -54,8 +55,13 @@ export class InventoryService {
    * A relative change, refused when on-hand stock would end up below what is reserved
    * (409, as an order short of stock) or above the most PUT and PATCH accept (422).
    */
-  async adjust(sku: string, delta: number, reason: string): Promise<InventoryAdjustmentEntity> {
-    const result = await this.inventory.adjust(sku, delta, reason, MAX_QUANTITY);
+  async adjust(
+    sku: string,
+    delta: number,
+    reason: string,
+    beforeCommit?: BeforeCommit,
+  ): Promise<InventoryAdjustmentEntity> {
+    const result = await this.inventory.adjust(sku, delta, reason, MAX_QUANTITY, beforeCommit);
     if ('applied' in result) return result.applied;
     if ('missing' in result) notFound(sku);
     if ('over' in result) {

@@ -18,6 +18,8 @@ import { InvoicesService } from './invoices.service';
 import { toInvoiceV1 } from './invoices.v1.mapper';
 import { toInvoiceV2 } from './invoices.v2.mapper';
 import { INVOICES } from './invoices.repository';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../database/transaction';
 
 type InvoicesVersion<Dto> = ResourceVersion<
   InvoiceEntity,
@@ -55,8 +57,9 @@ function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
       @Body() body: InvoiceCreateDto,
       @CurrentPrincipal() principal: Principal,
       @Location() location: SetLocation,
+      @CommitHook() commitHook: BeforeCommit | undefined,
     ): Promise<Dto> {
-      const invoice = await this.invoices.create(principal, invoiceInputFrom(body));
+      const invoice = await this.invoices.create(principal, invoiceInputFrom(body), commitHook);
       location(invoice.id);
       return api.toDto(invoice);
     }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
-import { inTransaction } from '../database/transaction';
+import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import { NotFoundProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
@@ -80,49 +80,57 @@ export class InvoicesService {
    * A draft invoice of a confirmed, shipped or delivered order. The order stays locked
    * until commit, so it cannot be cancelled meanwhile nor invoiced twice at once.
    */
-  create(principal: Principal, input: InvoiceInput): Promise<InvoiceEntity> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const order = await this.orders.findForUpdate(manager, input.orderId);
-      if (!order) throw new UnknownOrderReferenceProblem(input.orderId);
-      if (!INVOICEABLE_ORDER_STATUSES.includes(order.status)) {
-        throw new OrderNotInvoiceableProblem(order.id, order.status);
-      }
-      const live = await this.invoices.findLiveForOrder(manager, order.id);
-      if (live) throw new OrderAlreadyInvoicedProblem(order.id, live.number);
-      // Last of the checks that read: the year's counter row stays locked until commit.
-      const { number, today } = await this.invoices.nextNumber(manager);
-      const dueDate = input.dueDate ?? addDays(today, DEFAULT_PAYMENT_TERM_DAYS);
-      if (dueDate < today) throw new DueDateTooEarlyProblem(today);
-      const id = uuidv7();
-      const invoice = await this.invoices.insert(
-        manager,
-        {
-          id,
-          number,
-          orderId: order.id,
-          customerId: order.customerId,
-          status: 'draft',
-          currency: order.currency,
-          totalMinor: order.totalMinor,
-          totalScale: order.totalScale,
-          dueDate,
-          notes: input.notes,
-        },
-        order.lines.map((l) => ({
-          invoiceId: id,
-          lineNo: l.lineNo,
-          sku: l.sku,
-          productId: l.productId,
-          name: l.name,
-          quantity: l.quantity,
-          unitPriceMinor: l.unitPriceMinor,
-          lineTotalMinor: l.lineTotalMinor,
-        })),
-        principal.subject,
-      );
-      await this.outbox.record(manager, 'invoice.created', toInvoiceV1(invoice));
-      return invoice;
-    });
+  create(
+    principal: Principal,
+    input: InvoiceInput,
+    beforeCommit?: BeforeCommit,
+  ): Promise<InvoiceEntity> {
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        const order = await this.orders.findForUpdate(manager, input.orderId);
+        if (!order) throw new UnknownOrderReferenceProblem(input.orderId);
+        if (!INVOICEABLE_ORDER_STATUSES.includes(order.status)) {
+          throw new OrderNotInvoiceableProblem(order.id, order.status);
+        }
+        const live = await this.invoices.findLiveForOrder(manager, order.id);
+        if (live) throw new OrderAlreadyInvoicedProblem(order.id, live.number);
+        // Last of the checks that read: the year's counter row stays locked until commit.
+        const { number, today } = await this.invoices.nextNumber(manager);
+        const dueDate = input.dueDate ?? addDays(today, DEFAULT_PAYMENT_TERM_DAYS);
+        if (dueDate < today) throw new DueDateTooEarlyProblem(today);
+        const id = uuidv7();
+        const invoice = await this.invoices.insert(
+          manager,
+          {
+            id,
+            number,
+            orderId: order.id,
+            customerId: order.customerId,
+            status: 'draft',
+            currency: order.currency,
+            totalMinor: order.totalMinor,
+            totalScale: order.totalScale,
+            dueDate,
+            notes: input.notes,
+          },
+          order.lines.map((l) => ({
+            invoiceId: id,
+            lineNo: l.lineNo,
+            sku: l.sku,
+            productId: l.productId,
+            name: l.name,
+            quantity: l.quantity,
+            unitPriceMinor: l.unitPriceMinor,
+            lineTotalMinor: l.lineTotalMinor,
+          })),
+          principal.subject,
+        );
+        await this.outbox.record(manager, 'invoice.created', toInvoiceV1(invoice));
+        return invoice;
+      },
+      beforeCommit,
+    );
   }
 
   /** PATCH: dueDate and notes, only while the invoice is draft or open. */

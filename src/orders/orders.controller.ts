@@ -17,6 +17,8 @@ import { OrdersService } from './orders.service';
 import { toOrderV1 } from './orders.v1.mapper';
 import { toOrderV2 } from './orders.v2.mapper';
 import { ORDERS } from './orders.repository';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../database/transaction';
 
 type OrdersVersion<Dto> = ResourceVersion<OrderEntity, Dto, ListOrdersV1Dto | ListOrdersV2Dto>;
 
@@ -49,8 +51,9 @@ function ordersController<Dto>(api: OrdersVersion<Dto>) {
       @Body() body: OrderCreateDto,
       @CurrentPrincipal() principal: Principal,
       @Location() location: SetLocation,
+      @CommitHook() commitHook: BeforeCommit | undefined,
     ): Promise<Dto> {
-      const order = await this.orders.create(principal, orderInputFrom(body));
+      const order = await this.orders.create(principal, orderInputFrom(body), commitHook);
       location(order.id);
       return api.toDto(order);
     }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { hasMinorUnits, minorDigits } from '../common/money';
-import { inTransaction } from '../database/transaction';
+import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import {
   ConflictProblem,
@@ -65,43 +65,51 @@ export class OrdersService {
     return { order, history: await this.orders.historyOf(order) };
   }
 
-  create(principal: Principal, input: OrderInput): Promise<OrderEntity> {
+  create(
+    principal: Principal,
+    input: OrderInput,
+    beforeCommit?: BeforeCommit,
+  ): Promise<OrderEntity> {
     const customerId = customerFor(principal, input.customerId);
     rejectRepeatedSkus(input.lines);
-    return inTransaction(this.dataSource, async (manager) => {
-      const products = await this.orders.findOrderableProducts(
-        manager,
-        input.lines.map((l) => l.sku),
-      );
-      const id = uuidv7();
-      const priced = priceLines(id, input.lines, products);
-      const short = await this.inventory.reserve(manager, input.lines);
-      if (short.length > 0) {
-        const index = new Map(input.lines.map((l, i) => [l.sku, i]));
-        throw new InsufficientStockProblem(
-          short
-            .map((line) => ({ ...line, index: index.get(line.sku) as number }))
-            .sort((a, b) => a.index - b.index),
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        const products = await this.orders.findOrderableProducts(
+          manager,
+          input.lines.map((l) => l.sku),
         );
-      }
-      const order = await this.orders.insert(
-        manager,
-        {
-          id,
-          customerId,
-          status: 'pending',
-          currency: priced.currency,
-          totalMinor: priced.totalMinor,
-          totalScale: priced.scale,
-          shippingAddress: input.shippingAddress,
-          notes: input.notes,
-        },
-        priced.lines,
-        principal.subject,
-      );
-      await this.outbox.record(manager, 'order.created', toOrderV1(order));
-      return order;
-    });
+        const id = uuidv7();
+        const priced = priceLines(id, input.lines, products);
+        const short = await this.inventory.reserve(manager, input.lines);
+        if (short.length > 0) {
+          const index = new Map(input.lines.map((l, i) => [l.sku, i]));
+          throw new InsufficientStockProblem(
+            short
+              .map((line) => ({ ...line, index: index.get(line.sku) as number }))
+              .sort((a, b) => a.index - b.index),
+          );
+        }
+        const order = await this.orders.insert(
+          manager,
+          {
+            id,
+            customerId,
+            status: 'pending',
+            currency: priced.currency,
+            totalMinor: priced.totalMinor,
+            totalScale: priced.scale,
+            shippingAddress: input.shippingAddress,
+            notes: input.notes,
+          },
+          priced.lines,
+          principal.subject,
+        );
+        await this.outbox.record(manager, 'order.created', toOrderV1(order));
+        return order;
+      },
+      beforeCommit,
+    );
   }
 
   /** PATCH: notes and shipping address, only while the order is pending. */

@@ -23,6 +23,8 @@ import { ProductsService } from './products.service';
 import { productInputFromV1, productPatchFromV1, toProductV1 } from './products.v1.mapper';
 import { productInputFromV2, productPatchFromV2, toProductV2 } from './products.v2.mapper';
 import { PRODUCTS } from './products.repository';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../database/transaction';
 
 /** Products also differ by version in what a client writes (v2: price as an object). */
 interface ProductsVersion<Dto, Write, PatchBody> extends ResourceVersion<
@@ -63,8 +65,9 @@ function productsController<Dto, Write, PatchBody>(api: ProductsVersion<Dto, Wri
     async create(
       @Body() @ParamType(api.write) body: Write,
       @Location() location: SetLocation,
+      @CommitHook() commitHook: BeforeCommit | undefined,
     ): Promise<Dto> {
-      const product = await this.products.create(api.inputFrom(body));
+      const product = await this.products.create(api.inputFrom(body), commitHook);
       location(product.id);
       return api.toDto(product);
     }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { isFieldError, parseMoney, StoredMoney } from '../common/money';
-import { inTransaction } from '../database/transaction';
+import { BeforeCommit, inTransaction } from '../database/transaction';
 import { NotFoundProblem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
@@ -29,21 +29,25 @@ export class ProductsService {
     return (await this.products.findLive(id)) ?? notFound(id);
   }
 
-  create(input: ProductInput): Promise<ProductEntity> {
+  create(input: ProductInput, beforeCommit?: BeforeCommit): Promise<ProductEntity> {
     const money = moneyOf(input.price);
-    return inTransaction(this.dataSource, async (manager) => {
-      const product = await this.products.insert(manager, {
-        id: uuidv7(),
-        sku: input.sku,
-        name: input.name,
-        description: input.description,
-        category: input.category,
-        active: input.active,
-        ...priceColumns(money),
-      });
-      await this.inventory.insertFor(manager, product);
-      return product;
-    });
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        const product = await this.products.insert(manager, {
+          id: uuidv7(),
+          sku: input.sku,
+          name: input.name,
+          description: input.description,
+          category: input.category,
+          active: input.active,
+          ...priceColumns(money),
+        });
+        await this.inventory.insertFor(manager, product);
+        return product;
+      },
+      beforeCommit,
+    );
   }
 
   /** PUT: every field from `input`; omitted optional fields arrive at their defaults. */

@@ -14,6 +14,8 @@ import { shipmentInputFrom, shipmentPatchFrom } from './shipment-input';
 import { toShipment } from './shipment.mapper';
 import { ShipmentsService } from './shipments.service';
 import { SHIPMENTS } from './shipments.repository';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../database/transaction';
 
 /**
  * Shipments look the same in v1 and v2 (no money), so one controller serves both; v2's
@@ -53,8 +55,9 @@ export class ShipmentsController {
     @Body() body: ShipmentCreateDto,
     @CurrentPrincipal() principal: Principal,
     @Location() location: SetLocation,
+    @CommitHook() commitHook: BeforeCommit | undefined,
   ): Promise<ShipmentDto> {
-    const shipment = await this.shipments.create(principal, shipmentInputFrom(body));
+    const shipment = await this.shipments.create(principal, shipmentInputFrom(body), commitHook);
     location(shipment.id);
     return toShipment(shipment);
   }

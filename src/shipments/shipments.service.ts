@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
-import { inTransaction } from '../database/transaction';
+import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import { NotFoundProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
@@ -52,26 +52,36 @@ export class ShipmentsService {
   }
 
   /** A shipment (label_created) of a confirmed order, which moves to shipped with it. */
-  create(principal: Principal, input: ShipmentInput): Promise<ShipmentEntity> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const order = await this.orders.findForUpdate(manager, input.orderId);
-      if (!order) throw new UnknownOrderReferenceProblem(input.orderId);
-      if (order.status !== 'confirmed') throw new OrderNotShippableProblem(order.id, order.status);
-      if ((await this.shipments.countForOrder(manager, order.id)) >= MAX_SHIPMENTS_PER_ORDER) {
-        throw new TooManyShipmentsProblem(order.id);
-      }
-      const shipment = await this.shipments.insert(manager, {
-        id: uuidv7(),
-        orderId: order.id,
-        customerId: order.customerId,
-        carrier: input.carrier,
-        trackingNumber: input.trackingNumber,
-        status: 'label_created',
-      });
-      await this.outbox.record(manager, 'shipment.created', toShipment(shipment));
-      await this.orders.moveStatus(manager, order.id, 'shipped', principal.subject);
-      return shipment;
-    });
+  create(
+    principal: Principal,
+    input: ShipmentInput,
+    beforeCommit?: BeforeCommit,
+  ): Promise<ShipmentEntity> {
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        const order = await this.orders.findForUpdate(manager, input.orderId);
+        if (!order) throw new UnknownOrderReferenceProblem(input.orderId);
+        if (order.status !== 'confirmed') {
+          throw new OrderNotShippableProblem(order.id, order.status);
+        }
+        if ((await this.shipments.countForOrder(manager, order.id)) >= MAX_SHIPMENTS_PER_ORDER) {
+          throw new TooManyShipmentsProblem(order.id);
+        }
+        const shipment = await this.shipments.insert(manager, {
+          id: uuidv7(),
+          orderId: order.id,
+          customerId: order.customerId,
+          carrier: input.carrier,
+          trackingNumber: input.trackingNumber,
+          status: 'label_created',
+        });
+        await this.outbox.record(manager, 'shipment.created', toShipment(shipment));
+        await this.orders.moveStatus(manager, order.id, 'shipped', principal.subject);
+        return shipment;
+      },
+      beforeCommit,
+    );
   }
 
   /**

@@ -67,9 +67,12 @@ export class ApiKeysRepository {
     );
   }
 
-  async insert(key: Omit<ApiKeyEntity, 'version' | 'createdAt' | 'updatedAt' | 'revokedAt'>) {
-    await this.keys.insert(key);
-    return this.keys.findOneByOrFail({ id: key.id });
+  async insert(
+    manager: EntityManager,
+    key: Omit<ApiKeyEntity, 'version' | 'createdAt' | 'updatedAt' | 'revokedAt'>,
+  ) {
+    await manager.insert(ApiKeyEntity, key);
+    return manager.findOneByOrFail(ApiKeyEntity, { id: key.id });
   }
 
   findLive(id: string): Promise<ApiKeyEntity | null> {

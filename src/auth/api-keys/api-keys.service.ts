@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction } from '../../database/transaction';
+import { BeforeCommit, inTransaction } from '../../database/transaction';
 import { FieldError, NotFoundProblem, Problem, ValidationProblem } from '../../http/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -55,7 +55,7 @@ export class ApiKeysService {
     return (await this.keys.findLive(id)) ?? notFound(id);
   }
 
-  async create(input: ApiKeyInput): Promise<CreatedApiKey> {
+  async create(input: ApiKeyInput, beforeCommit?: BeforeCommit): Promise<CreatedApiKey> {
     const errors: FieldError[] = [];
     const customerId = input.customerId ?? null;
     if (input.role === 'customer' && customerId === null) {
@@ -71,15 +71,20 @@ export class ApiKeysService {
     if (errors.length > 0) throw new ValidationProblem(errors);
 
     const key = generateApiKey();
-    const entity = await this.keys.insert({
-      id: uuidv7(),
-      name: input.name,
-      prefix: displayPrefix(key),
-      keyHash: hashApiKey(key),
-      role: input.role,
-      customerId,
-      expiresAt,
-    });
+    const entity = await inTransaction(
+      this.dataSource,
+      (manager) =>
+        this.keys.insert(manager, {
+          id: uuidv7(),
+          name: input.name,
+          prefix: displayPrefix(key),
+          keyHash: hashApiKey(key),
+          role: input.role,
+          customerId,
+          expiresAt,
+        }),
+      beforeCommit,
+    );
     return { entity, key };
   }
 

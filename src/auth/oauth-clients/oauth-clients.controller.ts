@@ -19,6 +19,8 @@ import { OAuthClientCreateDto, OAuthClientPatchDto } from './dto/oauth-client-wr
 import { toCreatedOAuthClient, toOAuthClient } from './oauth-clients.mapper';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAUTH_CLIENTS } from './oauth-clients.repository';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../../database/transaction';
 
 const CREATE_DESCRIPTION =
   'Registers a client of the built-in authorization server (`/oauth`). A public client (`public: true`) has no secret and uses the authorization code flow with PKCE `S256`; a confidential one gets `clientSecret` in this answer only (only its SHA-256 hash is stored) and may also use client credentials. Redirect URIs are compared exactly.';
@@ -52,8 +54,9 @@ export class OAuthClientsController {
   async create(
     @Body() body: OAuthClientCreateDto,
     @Location() location: SetLocation,
+    @CommitHook() commitHook: BeforeCommit | undefined,
   ): Promise<OAuthClientCreatedDto> {
-    const { entity, secret } = await this.clients.create(body);
+    const { entity, secret } = await this.clients.create(body, commitHook);
     location(entity.id);
     return toCreatedOAuthClient(entity, secret);
   }

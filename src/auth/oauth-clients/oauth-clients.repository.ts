@@ -43,9 +43,12 @@ export class OAuthClientsRepository {
     return this.clients.findOneBy({ clientId });
   }
 
-  async insert(client: Omit<OAuthClientEntity, 'version' | 'createdAt' | 'updatedAt'>) {
-    await this.clients.insert(client);
-    return this.clients.findOneByOrFail({ id: client.id });
+  async insert(
+    manager: EntityManager,
+    client: Omit<OAuthClientEntity, 'version' | 'createdAt' | 'updatedAt'>,
+  ) {
+    await manager.insert(OAuthClientEntity, client);
+    return manager.findOneByOrFail(OAuthClientEntity, { id: client.id });
   }
 
   update(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction } from '../../database/transaction';
+import { BeforeCommit, inTransaction } from '../../database/transaction';
 import { FieldError, NotFoundProblem, ValidationProblem } from '../../http/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -45,18 +45,23 @@ export class OAuthClientsService {
     return (await this.clients.findById(id)) ?? notFound(id);
   }
 
-  async create(input: OAuthClientInput): Promise<CreatedOAuthClient> {
+  async create(input: OAuthClientInput, beforeCommit?: BeforeCommit): Promise<CreatedOAuthClient> {
     check(input.public, input.redirectUris);
     const secret = input.public ? undefined : generateClientSecret();
-    const entity = await this.clients.insert({
-      id: uuidv7(),
-      clientId: generateClientId(),
-      name: input.name,
-      redirectUris: input.redirectUris,
-      public: input.public,
-      scopes: input.scopes,
-      secretHash: secret === undefined ? null : hashClientSecret(secret),
-    });
+    const entity = await inTransaction(
+      this.dataSource,
+      (manager) =>
+        this.clients.insert(manager, {
+          id: uuidv7(),
+          clientId: generateClientId(),
+          name: input.name,
+          redirectUris: input.redirectUris,
+          public: input.public,
+          scopes: input.scopes,
+          secretHash: secret === undefined ? null : hashClientSecret(secret),
+        }),
+      beforeCommit,
+    );
     return { entity, secret };
   }
 

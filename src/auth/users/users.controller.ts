@@ -18,6 +18,8 @@ import { ListUsersDto } from './dto/list-users.dto';
 import { toUser } from './users.mapper';
 import { UsersService } from './users.service';
 import { USERS } from './users.repository';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../../database/transaction';
 
 /** Users look the same in v1 and v2, so one controller serves both. */
 @ApiTags('users')
@@ -42,8 +44,12 @@ export class UsersController {
       'The email must be unused (409 otherwise). The password is stored only as a scrypt hash and never returned. A customer (`roles: ["customer"]`) acts for itself: its `customerId` is its id.',
   })
   @ApiCreated(UserDto)
-  async create(@Body() body: UserCreateDto, @Location() location: SetLocation): Promise<UserDto> {
-    const user = await this.users.create(body);
+  async create(
+    @Body() body: UserCreateDto,
+    @Location() location: SetLocation,
+    @CommitHook() commitHook: BeforeCommit | undefined,
+  ): Promise<UserDto> {
+    const user = await this.users.create(body, commitHook);
     location(user.id);
     return toUser(user);
   }

@@ -53,13 +53,16 @@ export class UsersRepository {
     return paginate(qb, USERS, page, this.cursors);
   }
 
-  async insert(user: Omit<UserEntity, 'version' | 'createdAt' | 'updatedAt'>): Promise<UserEntity> {
+  async insert(
+    manager: EntityManager,
+    user: Omit<UserEntity, 'version' | 'createdAt' | 'updatedAt'>,
+  ): Promise<UserEntity> {
     try {
-      await this.users.insert(user);
+      await manager.insert(UserEntity, user);
     } catch (error) {
       throw emailTaken(error, user.email) ?? error;
     }
-    return this.users.findOneByOrFail({ id: user.id });
+    return manager.findOneByOrFail(UserEntity, { id: user.id });
   }
 
   async update(

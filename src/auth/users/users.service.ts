@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction } from '../../database/transaction';
+import { BeforeCommit, inTransaction } from '../../database/transaction';
 import { NotFoundProblem, ValidationProblem } from '../../http/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -47,15 +47,21 @@ export class UsersService {
     return this.users.findById(id);
   }
 
-  async create(input: UserInput): Promise<UserEntity> {
+  async create(input: UserInput, beforeCommit?: BeforeCommit): Promise<UserEntity> {
     checkRoles(input.roles);
-    return this.users.insert({
-      id: uuidv7(),
-      email: input.email,
-      name: input.name ?? null,
-      roles: input.roles,
-      passwordHash: await hashPassword(input.password),
-    });
+    const passwordHash = await hashPassword(input.password);
+    return inTransaction(
+      this.dataSource,
+      (manager) =>
+        this.users.insert(manager, {
+          id: uuidv7(),
+          email: input.email,
+          name: input.name ?? null,
+          roles: input.roles,
+          passwordHash,
+        }),
+      beforeCommit,
+    );
   }
 
   async update(id: string, patch: UserPatch, expectedVersions?: number[]): Promise<UserEntity> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction } from '../../database/transaction';
+import { BeforeCommit, inTransaction } from '../../database/transaction';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -330,31 +330,39 @@ export class WebhookDeliveriesRepository {
    * Schedules a delivery for an immediate attempt with a fresh retry schedule, whatever
    * its status, unless a worker is sending it right now or its endpoint is disabled.
    */
-  scheduleRetry(endpointId: string, id: string): Promise<RetryRequest> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const [row] = rowsOf<{ leased: boolean; enabled: boolean }>(
-        await manager.query(
-          `SELECT coalesce(d.locked_until > now(), false) AS leased, w.enabled
+  scheduleRetry(
+    endpointId: string,
+    id: string,
+    beforeCommit?: BeforeCommit,
+  ): Promise<RetryRequest> {
+    return inTransaction(
+      this.dataSource,
+      async (manager) => {
+        const [row] = rowsOf<{ leased: boolean; enabled: boolean }>(
+          await manager.query(
+            `SELECT coalesce(d.locked_until > now(), false) AS leased, w.enabled
            FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
            WHERE d.id = $1 AND d.endpoint_id = $2
            FOR UPDATE OF d`,
-          [id, endpointId],
-        ),
-      );
-      if (!row) return { outcome: 'not_found' };
-      if (row.leased) return { outcome: 'in_flight' };
-      if (!row.enabled) return { outcome: 'endpoint_disabled' };
-      await manager.query(
-        `UPDATE webhook_deliveries
+            [id, endpointId],
+          ),
+        );
+        if (!row) return { outcome: 'not_found' };
+        if (row.leased) return { outcome: 'in_flight' };
+        if (!row.enabled) return { outcome: 'endpoint_disabled' };
+        await manager.query(
+          `UPDATE webhook_deliveries
          SET status = 'pending', next_attempt_at = now(), schedule_start = attempt_count,
              updated_at = now()
          WHERE id = $1`,
-        [id],
-      );
-      const delivery = await manager.findOneByOrFail(WebhookDeliveryEntity, { id });
-      await this.attachAttempts(manager, [delivery]);
-      return { outcome: 'scheduled', delivery };
-    });
+          [id],
+        );
+        const delivery = await manager.findOneByOrFail(WebhookDeliveryEntity, { id });
+        await this.attachAttempts(manager, [delivery]);
+        return { outcome: 'scheduled', delivery };
+      },
+      beforeCommit,
+    );
   }
 
   /** Loads the attempts of `deliveries` with one query, oldest first. */

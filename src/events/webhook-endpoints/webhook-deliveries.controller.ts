@@ -9,6 +9,8 @@ import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-deli
 import { toWebhookDelivery } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_DELIVERIES } from '../deliveries/webhook-deliveries.repository';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../../database/transaction';
 
 const ENDPOINT = 'webhook endpoint';
 
@@ -65,7 +67,8 @@ export class WebhookDeliveriesController {
   async retry(
     @ResourceId(ENDPOINT) id: string,
     @DeliveryId() deliveryId: string,
+    @CommitHook() commitHook: BeforeCommit | undefined,
   ): Promise<WebhookDeliveryDto> {
-    return toWebhookDelivery(await this.endpoints.retryDelivery(id, deliveryId));
+    return toWebhookDelivery(await this.endpoints.retryDelivery(id, deliveryId, commitHook));
   }
 }

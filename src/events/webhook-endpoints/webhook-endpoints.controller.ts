@@ -16,6 +16,8 @@ import {
 import { toWebhookEndpoint, toWebhookEndpointWithSecret } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.repository';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
+import type { BeforeCommit } from '../../database/transaction';
 
 const RESOURCE = 'webhook endpoint';
 
@@ -46,8 +48,9 @@ export class WebhookEndpointsController {
   async create(
     @Body() body: WebhookEndpointCreateDto,
     @Location() location: SetLocation,
+    @CommitHook() commitHook: BeforeCommit | undefined,
   ): Promise<WebhookEndpointWithSecretDto> {
-    const endpoint = await this.endpoints.create(body);
+    const endpoint = await this.endpoints.create(body, commitHook);
     location(endpoint.id);
     return toWebhookEndpointWithSecret(endpoint);
   }
@@ -107,7 +110,10 @@ export class WebhookEndpointsController {
     type: WebhookEndpointWithSecretDto,
     description: 'The endpoint with its new secret; `ETag` is its version.',
   })
-  async rotateSecret(@ResourceId(RESOURCE) id: string): Promise<WebhookEndpointWithSecretDto> {
-    return toWebhookEndpointWithSecret(await this.endpoints.rotateSecret(id));
+  async rotateSecret(
+    @ResourceId(RESOURCE) id: string,
+    @CommitHook() commitHook: BeforeCommit | undefined,
+  ): Promise<WebhookEndpointWithSecretDto> {
+    return toWebhookEndpointWithSecret(await this.endpoints.rotateSecret(id, commitHook));
   }
 }

@@ -46,9 +46,12 @@ export class WebhookEndpointsRepository {
     return this.endpoints.findOneBy({ id });
   }
 
-  async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointEntity> {
-    await this.endpoints.insert({ ...endpoint, enabled: true });
-    return this.endpoints.findOneByOrFail({ id: endpoint.id });
+  async insert(
+    manager: EntityManager,
+    endpoint: NewWebhookEndpoint,
+  ): Promise<WebhookEndpointEntity> {
+    await manager.insert(WebhookEndpointEntity, { ...endpoint, enabled: true });
+    return manager.findOneByOrFail(WebhookEndpointEntity, { id: endpoint.id });
   }
 
   /** Lock, check If-Match, apply `change`, bump the version; null when there is no such endpoint. */

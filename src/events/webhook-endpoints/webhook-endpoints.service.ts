@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { AppConfig } from '../../config/app-config';
-import { inTransaction } from '../../database/transaction';
+import { BeforeCommit, inTransaction } from '../../database/transaction';
 import { ConflictProblem, NotFoundProblem, ValidationProblem } from '../../http/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -55,15 +55,23 @@ export class WebhookEndpointsService {
     return (await this.endpoints.findById(id)) ?? notFound(id);
   }
 
-  async create(input: WebhookEndpointInput): Promise<WebhookEndpointEntity> {
+  async create(
+    input: WebhookEndpointInput,
+    beforeCommit?: BeforeCommit,
+  ): Promise<WebhookEndpointEntity> {
     await this.checkUrl(input.url);
-    return this.endpoints.insert({
-      id: uuidv7(),
-      url: input.url,
-      description: input.description ?? null,
-      eventTypes: input.events,
-      secret: newWebhookSecret(),
-    });
+    return inTransaction(
+      this.dataSource,
+      (manager) =>
+        this.endpoints.insert(manager, {
+          id: uuidv7(),
+          url: input.url,
+          description: input.description ?? null,
+          eventTypes: input.events,
+          secret: newWebhookSecret(),
+        }),
+      beforeCommit,
+    );
   }
 
   /**
@@ -121,13 +129,16 @@ export class WebhookEndpointsService {
    * receivers can switch without losing a delivery. A second rotation within the
    * overlap drops the oldest secret.
    */
-  async rotateSecret(id: string): Promise<WebhookEndpointEntity> {
-    const rotated = await inTransaction(this.dataSource, (manager) =>
-      this.endpoints.update(manager, id, undefined, (current) => ({
-        previousSecret: current.secret,
-        previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
-        secret: newWebhookSecret(),
-      })),
+  async rotateSecret(id: string, beforeCommit?: BeforeCommit): Promise<WebhookEndpointEntity> {
+    const rotated = await inTransaction(
+      this.dataSource,
+      (manager) =>
+        this.endpoints.update(manager, id, undefined, (current) => ({
+          previousSecret: current.secret,
+          previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
+          secret: newWebhookSecret(),
+        })),
+      beforeCommit,
     );
     return rotated ?? notFound(id);
   }
@@ -146,8 +157,12 @@ export class WebhookEndpointsService {
   }
 
   /** Sends a delivery again soon, with a fresh retry schedule, whatever its status. */
-  async retryDelivery(id: string, deliveryId: string): Promise<WebhookDeliveryEntity> {
-    const request = await this.deliveries.scheduleRetry(id, deliveryId);
+  async retryDelivery(
+    id: string,
+    deliveryId: string,
+    beforeCommit?: BeforeCommit,
+  ): Promise<WebhookDeliveryEntity> {
+    const request = await this.deliveries.scheduleRetry(id, deliveryId, beforeCommit);
     switch (request.outcome) {
       case 'scheduled':
         return request.delivery;
