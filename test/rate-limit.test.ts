@@ -244,6 +244,22 @@ describe('rate limits counted in Redis', () => {
     );
   });
 
+  it('counts parallel requests of one key on two instances exactly: 5 served, each its own remaining, the rest 429', async () => {
+    const { key } = await newKeyHere();
+
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? api : other).get('/api/v1/products', asKey(key)),
+      ),
+    );
+
+    const served = responses.filter((r) => r.status === 200);
+    expect(served.map((r) => budgetOf(r).remaining).sort()).toEqual([0, 1, 2, 3, 4]);
+    const refused = responses.filter((r) => r.status !== 200);
+    expect(refused).toHaveLength(7);
+    for (const response of refused) expectRateLimited(response);
+  });
+
   it('answers 429 instead of 401 once a client IP without credentials is past its budget', async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i += 1) {
