@@ -44,6 +44,8 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
     ['CORS_ORIGINS', 'https://ok.example,notaurl'],
     ['PUBLIC_URL', 'notaurl'],
     ['PUBLIC_URL', 'ftp://files.example'],
+    ['PUBLIC_URL', 'https://api.example/base'],
+    ['PUBLIC_URL', 'https://api.example/?x=1'],
     ['AUTH_ISSUERS', 'notjson'],
     ['AUTH_ISSUERS', '{"issuer":"https://idp.example"}'],
     ['BOOTSTRAP_API_KEY', 'short'],

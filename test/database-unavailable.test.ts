@@ -6,8 +6,11 @@ import {
   QueryRunnerAlreadyReleasedError,
   QueryRunnerProviderAlreadyReleasedError,
 } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Problem } from '../src/http/problem';
 import { toProblem } from '../src/http/problem-mapping';
+import { expectProblem } from './support/problem';
+import { startTestApp } from './support/test-app';
 
 /**
  * API.md §7 and docs/operations.md: while PostgreSQL restarts, requests are answered at
@@ -151,6 +154,17 @@ describe('a database that cannot be reached is 503 service_unavailable with Retr
     expectUnavailable(toProblem(error));
   });
 
+  it.each([
+    ['55000', 'database "app" is not currently accepting connections'],
+    ['3D000', 'database "app" does not exist'],
+    ['28P01', 'password authentication failed for user "app"'],
+  ])('maps any refusal on connecting: %s %s', async (code, text) => {
+    const error = await failureOf({ refuseWith: code, message: text }, connect);
+
+    expect((error as { code?: string }).code).toBe(code);
+    expectUnavailable(toProblem(error));
+  });
+
   it('maps 57P01 on a query (a fast shutdown ends the session), as TypeORM wraps it', async () => {
     const driverError = await failureOf({ queryFails: '57P01' }, async (port) => {
       const client = new Client({ host: '127.0.0.1', port, user: 'app', database: 'app' });
@@ -203,7 +217,48 @@ describe('other database errors keep their meaning', () => {
   it('leaves any other SQL error and a plain error unmapped (a logged 500)', () => {
     expect(toProblem(failed('42P01'))).toBeUndefined();
     expect(toProblem(failed('40001'))).toBeUndefined();
+    // on a query, unlike on connecting, 55000 is a bug of ours
+    expect(toProblem(failed('55000'))).toBeUndefined();
     expect(toProblem(new Error('Connection terminated'))).toBeUndefined();
     expect(toProblem(new Error('something else'))).toBeUndefined();
+  });
+});
+
+// PGlite, the embedded database, cannot refuse connections.
+const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+onPostgres('a running API whose database stops taking connections', () => {
+  it('answers its requests and readiness 503 with Retry-After, then serves again', async () => {
+    const api = await startTestApp();
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const [{ name }] = await api.app
+        .get(DataSource)
+        .query<{ name: string }[]>('SELECT current_database() AS name');
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      let list, ready;
+      try {
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        list = await api.get('/api/v1/products');
+        ready = await api.get('/health/ready', { auth: false });
+      } finally {
+        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      }
+      const after = await api.get('/api/v1/products');
+
+      for (const response of [list, ready]) {
+        expectProblem(response, 503, 'service_unavailable');
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(ready.body.detail).toBe('Not ready: database does not answer.');
+      expect(after.status).toBe(200);
+    } finally {
+      await admin.end();
+      await api.close();
+    }
   });
 });

@@ -84,6 +84,10 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  // The service is served at the root of its origin; a path would reach some links only.
+  @Matches(/^https?:\/\/[^/?#]+\/?$/i, {
+    message: 'must be an origin, scheme and host (and port) only, e.g. https://api.example.com',
+  })
   PUBLIC_URL?: string;
 
   @IsOptional() @IsString() AUTH_ISSUERS?: string;

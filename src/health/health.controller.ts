@@ -1,7 +1,13 @@
-import { Controller, Get, VERSION_NEUTRAL } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException, VERSION_NEUTRAL } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
+import { Problem } from '../http/problem';
 import { RedisHealthIndicator } from './redis.health';
 
 /** Liveness and readiness for orchestrators and load balancers (API.md §12). */
@@ -26,10 +32,25 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness' })
-  ready() {
-    return this.health.check([
-      () => this.database.pingCheck('database', { timeout: 2000 }),
-      () => this.redis.check('redis'),
-    ]);
+  async ready() {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 2000 }),
+        () => this.redis.check('redis'),
+      ]);
+    } catch (error) {
+      throw error instanceof ServiceUnavailableException ? notReady(error) : error;
+    }
   }
+}
+
+/** The 503 of the API's own database outages (problem-mapping.ts), naming what is down. */
+function notReady(error: ServiceUnavailableException): Problem {
+  const failing = Object.keys((error.getResponse() as Partial<HealthCheckResult>).error ?? {});
+  return new Problem(
+    'service_unavailable',
+    `Not ready: ${failing.join(', ') || 'a dependency'} does not answer.`,
+    undefined,
+    { 'Retry-After': '5' },
+  );
 }

@@ -26,13 +26,29 @@ describe('withoutSecrets', () => {
     ['a percent-encoded name', '/x?client%5Fsecret=abc', 'client%5Fsecret=[Redacted]'],
     ['a name in another case', '/x?Access_Token=abc', 'Access_Token=[Redacted]'],
     ['every occurrence', '/x?token=a&token=b', 'token=[Redacted]&token=[Redacted]'],
+    [
+      'a key under the name of the header, or a guess at it',
+      '/x?X-API-Key=a&x-api-key=b&api-key=c&key=d&apiKey=e',
+      'X-API-Key=[Redacted]&x-api-key=[Redacted]&api-key=[Redacted]&key=[Redacted]&apiKey=[Redacted]',
+    ],
+    [
+      'an authorization value',
+      '/x?authorization=Bearer%20a&auth=b',
+      'authorization=[Redacted]&auth=[Redacted]',
+    ],
+    ['a signature', '/x?sig=a&signature=b', 'sig=[Redacted]&signature=[Redacted]'],
+    [
+      'a password',
+      '/x?pwd=a&passwd=b&user.password=c',
+      'pwd=[Redacted]&passwd=[Redacted]&user.password=[Redacted]',
+    ],
   ])('replaces %s', (_, url, query) => {
     expect(withoutSecrets(url)).toBe(`${url.split('?')[0]}?${query}`);
   });
 
   it('keeps parameters whose names only look alike', () => {
-    expect(withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c')).toBe(
-      '/x?tokenizer=a&postal_code=b&sku=c',
+    expect(withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e')).toBe(
+      '/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e',
     );
   });
 });

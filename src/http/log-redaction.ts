@@ -30,12 +30,14 @@ export const REDACTED_LOG_PATHS = [
 export const REDACTED = '[Redacted]';
 
 /**
- * Query parameters that carry credentials: OAuth 2.0 and OpenID Connect (`code`,
- * `code_verifier`, `*_token`, `id_token_hint`, `client_secret`, `client_assertion`) and
- * keys or passwords a client should never have put in a URL.
+ * Query parameters that carry credentials, matched on the name in lower case without
+ * `-`, `_` or `.`: OAuth 2.0 and OpenID Connect (`code`, `code_verifier`, `*_token`,
+ * `id_token_hint`, `client_secret`, `client_assertion`), and keys, passwords and
+ * signatures a client should never have put in a URL, under whatever name it guessed
+ * (`key`, `api-key`, `X-API-Key` after this API's own header, `authorization`, `sig`).
  */
 const SECRET_PARAM =
-  /^(?:code|code_verifier|password|api_?key)$|(?:^|_)(?:token|secret|assertion)(?:_hint)?$/i;
+  /^(?:code|codeverifier|key|auth|authorization|sig|pwd|pass)$|(?:token|tokenhint|secret|password|passwd|apikey|assertion|signature|credentials?)$/;
 
 /**
  * The URL as received, with the value of every secret-looking query parameter replaced;
@@ -49,15 +51,17 @@ export function withoutSecrets(url: string): string {
     .split('&')
     .map((pair) => {
       const name = pair.split('=', 1)[0];
-      return SECRET_PARAM.test(decodeName(name)) ? `${name}=${REDACTED}` : pair;
+      return SECRET_PARAM.test(normalized(name)) ? `${name}=${REDACTED}` : pair;
     });
   return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
-function decodeName(name: string): string {
+function normalized(name: string): string {
+  let decoded = name;
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
+    decoded = decodeURIComponent(name.replace(/\+/g, ' '));
   } catch {
-    return name;
+    // a malformed escape: match the name as sent
   }
+  return decoded.toLowerCase().replace(/[-_.\s]/g, '');
 }

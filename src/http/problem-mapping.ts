@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
+import { DatabaseError } from 'pg';
 import {
   QueryFailedError,
   QueryRunnerAlreadyReleasedError,
@@ -31,8 +32,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 /**
  * SQLSTATEs that mean the database is unreachable, going away or not taking connections
- * yet: 503, retry later. They arrive on a query (wrapped in QueryFailedError) or, as
- * 57P03 "the database system is shutting down / starting up", on a new connection.
+ * yet: 503, retry later. They arrive on a query (wrapped in QueryFailedError) or on a new
+ * connection, where any refusal is 503 (`databaseUnavailable`).
  */
 const UNAVAILABLE_SQLSTATES = new Set([
   '57P01', // admin_shutdown: a fast shutdown ends every session
@@ -126,6 +127,11 @@ export function databaseUnavailable(error: unknown): boolean {
   ) {
     return true;
   }
+  // PostgreSQL refused a new connection: whatever its reason (not accepting connections,
+  // too many clients, the database or its role gone), the request cannot be served now.
+  // TypeORM wraps every failed query in QueryFailedError; an unwrapped server error can
+  // only come from pg-pool obtaining a connection.
+  if (error instanceof DatabaseError) return true;
   const cause = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
   // not `instanceof Error`: errors of Node's own sockets may come from another realm
   if (typeof cause !== 'object' || cause === null) return false;
