@@ -69,6 +69,16 @@ describe('an allowed origin', () => {
     },
   );
 
+  it.each([['/oauth/token'], ['/oauth/jwks'], ['/.well-known/openid-configuration']])(
+    "gets a 204 preflight on the authorization server's %s too",
+    async (path) => {
+      const response = await preflight(ALLOWED, path);
+
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    },
+  );
+
   it('is answered before authentication: a preflight carries no credentials', async () => {
     const response = await preflight(
       ALLOWED,

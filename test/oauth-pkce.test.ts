@@ -151,6 +151,8 @@ describe('discovery', () => {
     );
     // the events feed has no write operation
     expect(response.body.scopes_supported).not.toContain('events:write');
+    // no client is ever registered for it, nor is there a userinfo endpoint
+    expect(response.body.scopes_supported).not.toContain('email');
   });
 
   it('publishes public signing keys only', async () => {
@@ -368,6 +370,23 @@ describe('client credentials', () => {
 
     expect(decodeJwt(tokens.access_token).scope).toBe('events:read');
     expect((await api.get('/api/v1/events', bearer(tokens.access_token))).status).toBe(200);
+  });
+
+  it('refuses a scope this server does not know with invalid_scope, instead of a token without it', async () => {
+    const registered = await createClient({
+      public: false,
+      redirectUris: [],
+      scopes: ['orders:read'],
+    });
+    const config = await discover(
+      registered.clientId,
+      client.ClientSecretBasic(registered.clientSecret),
+    );
+
+    // RFC 6749 §5.2: 400 invalid_scope, "unknown" included
+    await expect(
+      client.clientCredentialsGrant(config, { scope: 'orders:read orders:raed' }),
+    ).rejects.toMatchObject({ status: 400, error: 'invalid_scope' });
   });
 
   it('refuses a wrong client secret', async () => {

@@ -40,13 +40,17 @@ it.each([
 );
 
 it.each([
-  ['POST', '/.well-known/openid-configuration', 'GET, HEAD, OPTIONS'],
-  ['PUT', '/.well-known/oauth-authorization-server', 'GET, HEAD, OPTIONS'],
-  ['DELETE', '/.well-known/oauth-authorization-server/oauth', 'GET, HEAD, OPTIONS'],
-  ['DELETE', '/oauth/jwks', 'GET, HEAD, OPTIONS'],
-  ['PUT', '/oauth/token', 'OPTIONS, POST'],
-  ['GET', '/oauth/token', 'OPTIONS, POST'],
-  ['GET', '/oauth/token/revocation', 'OPTIONS, POST'],
+  ['POST', '/.well-known/openid-configuration', 'GET, HEAD'],
+  ['PUT', '/.well-known/oauth-authorization-server', 'GET, HEAD'],
+  ['DELETE', '/.well-known/oauth-authorization-server/oauth', 'GET, HEAD'],
+  ['DELETE', '/oauth/jwks', 'GET, HEAD'],
+  ['PUT', '/oauth/token', 'POST'],
+  ['GET', '/oauth/token', 'POST'],
+  ['GET', '/oauth/token/revocation', 'POST'],
+  // not a CORS preflight (no Origin): OPTIONS is served for those only
+  ['OPTIONS', '/oauth/token', 'POST'],
+  ['OPTIONS', '/oauth/jwks', 'GET, HEAD'],
+  ['OPTIONS', '/.well-known/openid-configuration', 'GET, HEAD'],
   ['POST', '/oauth/interaction/abc', 'GET'],
   ['GET', '/oauth/interaction/abc/login', 'POST'],
 ])('answers %s %s with the 405 problem and Allow: %s', async (method, path, allow) => {

@@ -7,8 +7,10 @@ import { unmatchedRouteProblem } from '../../http/unmatched-routes';
  * The paths the authorization server serves, as oidc-provider sees them (under its mount
  * point, the root discovery paths mapped to its own), with their methods: what
  * oidc-provider registers for the features provider-configuration.ts enables
- * (lib/helpers/initialize_app.js; a GET route answers HEAD too, a CORS-enabled one
- * OPTIONS), and the sign-in interaction, which login-interaction.ts serves. Used only to
+ * (lib/helpers/initialize_app.js; a GET route answers HEAD too), and the sign-in
+ * interaction, which login-interaction.ts serves. OPTIONS is left out, as on the API's
+ * routes: it answers CORS preflights only, and the CORS hook (cors.ts) answers those
+ * before the authorization server sees them. Used only to
  * tell a wrong method (405 with `Allow`) from an unknown path (404) once oidc-provider
  * has matched no route, and to name a request's route pattern in metrics and logs, so a
  * route missing here is still served; test/oauth-routes.test.ts checks every entry
@@ -18,17 +20,17 @@ const ROUTES: { path: RegExp; pattern: string; methods: string[] }[] = [
   { path: /^\/auth$/, pattern: '/auth', methods: ['GET', 'HEAD'] },
   // an authorization request resumed after the sign-in
   { path: /^\/auth\/[^/]+$/, pattern: '/auth/:uid', methods: ['GET', 'HEAD'] },
-  { path: /^\/token$/, pattern: '/token', methods: ['OPTIONS', 'POST'] },
-  { path: /^\/token\/revocation$/, pattern: '/token/revocation', methods: ['OPTIONS', 'POST'] },
-  { path: /^\/jwks$/, pattern: '/jwks', methods: ['GET', 'HEAD', 'OPTIONS'] },
+  { path: /^\/token$/, pattern: '/token', methods: ['POST'] },
+  { path: /^\/token\/revocation$/, pattern: '/token/revocation', methods: ['POST'] },
+  { path: /^\/jwks$/, pattern: '/jwks', methods: ['GET', 'HEAD'] },
   // pushed authorization requests (RFC 9126), on by default in oidc-provider
-  { path: /^\/request$/, pattern: '/request', methods: ['OPTIONS', 'POST'] },
+  { path: /^\/request$/, pattern: '/request', methods: ['POST'] },
   // registered whether or not logout is enabled
   { path: /^\/session\/end\/confirm$/, pattern: '/session/end/confirm', methods: ['POST'] },
   {
     path: /^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/,
     pattern: '/.well-known/:document',
-    methods: ['GET', 'HEAD', 'OPTIONS'],
+    methods: ['GET', 'HEAD'],
   },
   { path: /^\/interaction\/[^/]+$/, pattern: '/interaction/:uid', methods: ['GET'] },
   { path: /^\/interaction\/[^/]+\/login$/, pattern: '/interaction/:uid/login', methods: ['POST'] },
@@ -90,8 +92,10 @@ export function apiEdges(
     const sent = sentRequestOf(ctx.req);
     try {
       await next();
-      // oidc-provider gives a request an `oidc` context when one of its routes matches
-      if (sent && !('oidc' in ctx) && ctx.status === 404 && ctx.body === undefined) {
+      // oidc-provider gives a request an `oidc` context when one of its routes matches; its
+      // CORS-enabled routes match OPTIONS, which they answer only as a preflight
+      const matched = 'oidc' in ctx && ctx.method !== 'OPTIONS';
+      if (sent && !matched && ctx.status === 404 && ctx.body === undefined) {
         const problem = unmatchedRouteProblem(ctx.method, sent.url, oauthMethodsOf(ctx.path));
         ctx.status = problem.status;
         ctx.set(problem.headers);

@@ -111,9 +111,11 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     findAccount: async (_ctx, sub) => {
       const user = await deps.users.findById(sub);
       if (!user) return undefined;
-      return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
+      return { accountId: user.id, claims: () => ({ sub: user.id }) };
     },
-    claims: { openid: ['sub'], email: ['email'] },
+    // No `email` scope: no client is registered for it, so discovery would advertise a
+    // scope every request for it is refused (and there is no userinfo endpoint).
+    claims: { openid: ['sub'] },
     // The permissions are scopes of this API (the resource server) and are listed too, so
     // discovery advertises them and a client asking for one it was not given is refused.
     scopes: [...OIDC_SCOPES, ...GRANTABLE_PERMISSIONS],
