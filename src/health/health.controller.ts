@@ -7,7 +7,8 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
-import { Problem } from '../http/problem';
+import type { Problem } from '../http/problem';
+import { serviceUnavailable } from '../http/problem-mapping';
 import { RedisHealthIndicator } from './redis.health';
 
 /** Liveness and readiness for orchestrators and load balancers (API.md §12). */
@@ -44,13 +45,8 @@ export class HealthController {
   }
 }
 
-/** The 503 of the API's own database outages (problem-mapping.ts), naming what is down. */
+/** The API's own 503 (problem-mapping.ts), naming what does not answer. */
 function notReady(error: ServiceUnavailableException): Problem {
   const failing = Object.keys((error.getResponse() as Partial<HealthCheckResult>).error ?? {});
-  return new Problem(
-    'service_unavailable',
-    `Not ready: ${failing.join(', ') || 'a dependency'} does not answer.`,
-    undefined,
-    { 'Retry-After': '5' },
-  );
+  return serviceUnavailable(`Not ready: ${failing.join(', ') || 'a dependency'} does not answer.`);
 }

@@ -93,7 +93,7 @@ export function toProblem(error: unknown): Problem | undefined {
     if (mapped) return new Problem(mapped, mapped === 'not_found' ? undefined : error.message);
     return undefined;
   }
-  if (databaseUnavailable(error)) return unavailable();
+  if (databaseUnavailable(error)) return serviceUnavailable();
   if (error instanceof QueryFailedError) {
     const sqlState = (error.driverError as ErrorLike | undefined)?.code;
     // A value past a column's range (an int4 quantity overflowing): the input's fault.
@@ -142,8 +142,7 @@ export function databaseUnavailable(error: unknown): boolean {
   return UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code);
 }
 
-function unavailable(): Problem {
-  return new Problem('service_unavailable', 'The database is not reachable.', undefined, {
-    'Retry-After': '5',
-  });
+/** 503: a dependency does not answer right now; retry in a few seconds (API.md §7). */
+export function serviceUnavailable(detail = 'The database is not reachable.'): Problem {
+  return new Problem('service_unavailable', detail, undefined, { 'Retry-After': '5' });
 }

@@ -2,6 +2,8 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { BeforeCommit } from '../database/transaction';
 
+export type { BeforeCommit };
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** set by the idempotency interceptor while the request holds its key's claim */

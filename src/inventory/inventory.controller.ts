@@ -19,8 +19,7 @@ import {
 import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
 import { ADJUSTMENTS, INVENTORY } from './inventory.repository';
-import { CommitHook } from '../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../database/transaction';
+import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 
 /**
  * Stock levels look the same in v1 and v2 (no money), so one controller serves both;

@@ -18,8 +18,7 @@ import { InvoicesService } from './invoices.service';
 import { toInvoiceV1 } from './invoices.v1.mapper';
 import { toInvoiceV2 } from './invoices.v2.mapper';
 import { INVOICES } from './invoices.repository';
-import { CommitHook } from '../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../database/transaction';
+import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 
 type InvoicesVersion<Dto> = ResourceVersion<
   InvoiceEntity,

@@ -17,8 +17,7 @@ import { OrdersService } from './orders.service';
 import { toOrderV1 } from './orders.v1.mapper';
 import { toOrderV2 } from './orders.v2.mapper';
 import { ORDERS } from './orders.repository';
-import { CommitHook } from '../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../database/transaction';
+import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 
 type OrdersVersion<Dto> = ResourceVersion<OrderEntity, Dto, ListOrdersV1Dto | ListOrdersV2Dto>;
 

@@ -23,8 +23,7 @@ import { ProductsService } from './products.service';
 import { productInputFromV1, productPatchFromV1, toProductV1 } from './products.v1.mapper';
 import { productInputFromV2, productPatchFromV2, toProductV2 } from './products.v2.mapper';
 import { PRODUCTS } from './products.repository';
-import { CommitHook } from '../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../database/transaction';
+import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 
 /** Products also differ by version in what a client writes (v2: price as an object). */
 interface ProductsVersion<Dto, Write, PatchBody> extends ResourceVersion<

@@ -14,8 +14,7 @@ import { shipmentInputFrom, shipmentPatchFrom } from './shipment-input';
 import { toShipment } from './shipment.mapper';
 import { ShipmentsService } from './shipments.service';
 import { SHIPMENTS } from './shipments.repository';
-import { CommitHook } from '../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../database/transaction';
+import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 
 /**
  * Shipments look the same in v1 and v2 (no money), so one controller serves both; v2's

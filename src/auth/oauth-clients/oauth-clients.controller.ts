@@ -19,8 +19,7 @@ import { OAuthClientCreateDto, OAuthClientPatchDto } from './dto/oauth-client-wr
 import { toCreatedOAuthClient, toOAuthClient } from './oauth-clients.mapper';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAUTH_CLIENTS } from './oauth-clients.repository';
-import { CommitHook } from '../../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../../database/transaction';
+import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
 
 const CREATE_DESCRIPTION =
   'Registers a client of the built-in authorization server (`/oauth`). A public client (`public: true`) has no secret and uses the authorization code flow with PKCE `S256`; a confidential one gets `clientSecret` in this answer only (only its SHA-256 hash is stored) and may also use client credentials. Redirect URIs are compared exactly.';

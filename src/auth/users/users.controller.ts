@@ -18,8 +18,7 @@ import { ListUsersDto } from './dto/list-users.dto';
 import { toUser } from './users.mapper';
 import { UsersService } from './users.service';
 import { USERS } from './users.repository';
-import { CommitHook } from '../../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../../database/transaction';
+import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
 
 /** Users look the same in v1 and v2, so one controller serves both. */
 @ApiTags('users')

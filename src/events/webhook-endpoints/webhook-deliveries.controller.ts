@@ -9,8 +9,7 @@ import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-deli
 import { toWebhookDelivery } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_DELIVERIES } from '../deliveries/webhook-deliveries.repository';
-import { CommitHook } from '../../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../../database/transaction';
+import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
 
 const ENDPOINT = 'webhook endpoint';
 

@@ -16,8 +16,7 @@ import {
 import { toWebhookEndpoint, toWebhookEndpointWithSecret } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.repository';
-import { CommitHook } from '../../idempotency/commit-hook.decorator';
-import type { BeforeCommit } from '../../database/transaction';
+import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
 
 const RESOURCE = 'webhook endpoint';
 
