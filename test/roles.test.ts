@@ -244,3 +244,43 @@ describe('the customer role, on its own rows', () => {
     expectProblem(response, 403, 'forbidden');
   });
 });
+
+describe('the roles the OpenAPI documents name', () => {
+  /** "… which the roles `admin`, `operations` hold." */
+  function rolesNamedIn(description: string): string[] {
+    const sentence = /which the roles (.+) hold\./.exec(description)?.[1] ?? '';
+    return [...sentence.matchAll(/`([a-z]+)`/g)].map((match) => match[1]);
+  }
+
+  const ORDER_CHANGES: [string, string, string, object][] = [
+    ['updateOrder', 'patch', '/api/v1/orders/{id}', { notes: 'roles test' }],
+    ['updateOrderStatus', 'patch', '/api/v1/orders/{id}/status', { status: 'cancelled' }],
+  ];
+
+  it.each(ORDER_CHANGES)(
+    '%s: exactly the roles that may call it, a customer not among them',
+    async (_operationId, method, path, body) => {
+      const doc = (await api.get('/docs/v1/openapi.json', { auth: false })).body;
+      const named = rolesNamedIn(doc.paths[path][method].description as string);
+
+      const allowed: string[] = [];
+      for (const role of ROLES) {
+        const id = (
+          await api.post(
+            '/api/v1/orders',
+            orderBody([{ sku, quantity: 1 }], role === 'customer' ? { customerId } : {}),
+          )
+        ).body.id as string;
+        const response = await api.request(method.toUpperCase(), path.replace('{id}', id), {
+          ...keys.get(role),
+          body,
+        });
+        if (response.status === 200) allowed.push(role);
+        else expectProblem(response, 403, 'forbidden');
+      }
+
+      expect(named).toEqual(allowed);
+      expect(named).not.toContain('customer');
+    },
+  );
+});

@@ -11,6 +11,7 @@ import type { Principal } from './principal';
 
 export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_PERMISSION = 'auth:permission';
+export const STAFF_ONLY = 'auth:staff-only';
 
 /** Marks one of the few routes anyone may call (docs, health, well-known). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
@@ -27,6 +28,14 @@ export const RequirePermission = (permission: Permission) =>
     ApiSecurity('Bearer'),
     ApiOAuth2([permission], 'OAuth2'),
   );
+
+/**
+ * Narrows the route's permission to staff where the customer role holds it for less:
+ * a customer's `orders:write` creates its own orders and changes none (API.md §2, "own:
+ * read, create"). The guard refuses a customer with `reason`; the OpenAPI description
+ * leaves `customer` out of the roles that may call the route.
+ */
+export const StaffOnly = (reason: string) => SetMetadata(STAFF_ONLY, reason);
 
 /** The authenticated caller. */
 export const CurrentPrincipal = createParamDecorator(

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from '../http/base-url';
 import { Problem } from '../http/problem';
-import { IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
+import { IS_PUBLIC, REQUIRED_PERMISSION, STAFF_ONLY } from './auth.decorators';
 import { JwtVerifier } from './jwt/jwt-verifier';
 import { Permission, roleGrants } from './permissions';
 import type { Principal } from './principal';
@@ -28,7 +28,7 @@ export function bearerTokenOf(request: FastifyRequest): string | undefined {
  * unless it is marked @Public(). The credential is an `X-API-Key` (passport-headerapikey)
  * or an `Authorization: Bearer` JWT (jose, `JwtVerifier`). Missing credentials are 401
  * `unauthenticated`, bad ones 401 `invalid_token`, a role (or, for a token, a scope)
- * without the permission 403 `forbidden`.
+ * without the permission, or a customer on a @StaffOnly route, 403 `forbidden`.
  */
 @Injectable()
 export class AuthenticationGuard extends PassportApiKey implements CanActivate {
@@ -74,6 +74,10 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
       if (!principal.permissions.has(permission)) throw insufficientScope(principal, permission);
     } else if (!roleGrants(principal.role, permission)) {
       throw new Problem('forbidden', `The ${principal.role} role lacks ${permission}.`);
+    }
+    if (principal.role === 'customer') {
+      const staffOnly = this.reflector.getAllAndOverride<string | undefined>(STAFF_ONLY, targets);
+      if (staffOnly !== undefined) throw new Problem('forbidden', staffOnly);
     }
     return true;
   }

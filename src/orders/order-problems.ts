@@ -31,15 +31,9 @@ export class InvalidStatusTransitionProblem extends Problem {
   }
 }
 
-/** 403 for customers on everything but creating and reading their own orders. */
-export class CustomerCannotChangeOrdersProblem extends Problem {
-  constructor() {
-    super(
-      'forbidden',
-      'A customer can place orders and read its own, but not change them; ask the shop to.',
-    );
-  }
-}
+/** Why a customer gets 403 on the routes that change orders (@StaffOnly). */
+export const CUSTOMERS_CANNOT_CHANGE_ORDERS =
+  'A customer can place orders and read its own, but not change them; ask the shop to.';
 
 /**
  * 422 for an `orderId` in the body of another resource (invoices, shipments) that names

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Patch, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequirePermission } from '../auth/auth.decorators';
+import { CurrentPrincipal, RequirePermission, StaffOnly } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
+import { CUSTOMERS_CANNOT_CHANGE_ORDERS } from './order-problems';
 import { etagForVersion } from '../http/etag';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiIfMatch, ApiResource } from '../http/openapi.decorators';
@@ -43,6 +44,7 @@ export class OrderStatusController {
 
   @Patch()
   @RequirePermission('orders:write')
+  @StaffOnly(CUSTOMERS_CANNOT_CHANGE_ORDERS)
   @ApiOperation({
     operationId: 'updateOrderStatus',
     summary: 'Move an order to another status (staff only); cancel releases, ship takes stock',

@@ -8,7 +8,12 @@ import { DEPRECATION_HEADERS, HEADERS, PROBLEM_SCHEMA } from './components';
 import { normalizeSchemas, ServerLimits } from './normalize-schemas';
 import type { Document } from './openapi-shape';
 import { operations } from './openapi-shape';
-import { declareTags, describePermissions, permissionsByOperationId } from './operation-details';
+import {
+  declareTags,
+  describePermissions,
+  permissionsByOperationId,
+  staffOnlyOperationIds,
+} from './operation-details';
 import { collectionsByOperationId, documentCollections } from './collections';
 import { documentIdempotency } from './idempotency';
 import { addProblemResponses } from './problem-responses';
@@ -62,6 +67,7 @@ export function buildOpenApiDocuments(app: INestApplication, config: AppConfig):
     config,
     limits: serverLimits(app),
     permissions: permissionsByOperationId(app),
+    staffOnly: staffOnlyOperationIds(app),
     collections: collectionsByOperationId(app),
   };
   documentEvents(full);
@@ -72,6 +78,7 @@ interface Context {
   config: AppConfig;
   limits: ServerLimits;
   permissions: Map<string, Permission>;
+  staffOnly: Set<string>;
   collections: ReturnType<typeof collectionsByOperationId>;
 }
 
@@ -91,7 +98,7 @@ function finish(full: Document, version: ApiVersion, context: Context): Document
   documentIdempotency(doc);
   normalizeSchemas(doc, context.limits);
   declareTags(doc);
-  describePermissions(doc, context.permissions);
+  describePermissions(doc, context.permissions, context.staffOnly);
   if (deprecated) {
     for (const { operation } of operations(doc)) operation.deprecated = true;
   }

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { DECORATORS } from '@nestjs/swagger';
-import { REQUIRED_PERMISSION } from '../../auth/auth.decorators';
+import { REQUIRED_PERMISSION, STAFF_ONLY } from '../../auth/auth.decorators';
 import { Permission, ROLE_PERMISSIONS, ROLES } from '../../auth/permissions';
 import type { Document, Json } from './openapi-shape';
 import { operations } from './openapi-shape';
@@ -13,6 +13,11 @@ import { operations } from './openapi-shape';
  */
 export function permissionsByOperationId(app: INestApplication): Map<string, Permission> {
   return metadataByOperationId(app, REQUIRED_PERMISSION, (value) => value as Permission);
+}
+
+/** The operations a customer may not call although its role holds their permission. */
+export function staffOnlyOperationIds(app: INestApplication): Set<string> {
+  return new Set(metadataByOperationId(app, STAFF_ONLY, String).keys());
 }
 
 /**
@@ -51,13 +56,23 @@ export function metadataByOperationId<T>(
 
 /**
  * An operation's description says what it needs (API.md §2): the permission and the
- * roles that hold it. Handlers that describe themselves keep their own text first.
+ * roles that may call it with it. Handlers that describe themselves keep their own text
+ * first.
  */
-export function describePermissions(doc: Document, permissions: Map<string, Permission>): void {
+export function describePermissions(
+  doc: Document,
+  permissions: Map<string, Permission>,
+  staffOnly: Set<string>,
+): void {
   for (const { operation } of operations(doc)) {
-    const permission = permissions.get(operation.operationId as string);
+    const operationId = operation.operationId as string;
+    const permission = permissions.get(operationId);
     if (!permission) continue;
-    const roles = ROLES.filter((role) => ROLE_PERMISSIONS[role].has(permission));
+    const roles = ROLES.filter(
+      (role) =>
+        ROLE_PERMISSIONS[role].has(permission) &&
+        !(role === 'customer' && staffOnly.has(operationId)),
+    );
     const needs = `Needs the \`${permission}\` permission, which the roles ${roles.map((r) => `\`${r}\``).join(', ')} hold.`;
     operation.description = operation.description
       ? `${operation.description as string}\n\n${needs}`
