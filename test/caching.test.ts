@@ -73,6 +73,25 @@ describe('conditional GET of one resource', () => {
     expect(response.headers.get('cache-control')).toBe('private, no-cache');
   });
 
+  // RFC 9110 §8.6: a 304 may carry Content-Length only with the length a 200 would have.
+  it.each([['GET'], ['HEAD']])(
+    'sends no Content-Length on a 304 to %s, of one resource or of a list',
+    async (method) => {
+      const product = await createProduct(api);
+      for (const path of [productPath(product.id), '/api/v1/products?limit=2']) {
+        const etag = (await api.get(path)).headers.get('etag') as string;
+
+        const response = await api.request(method, path, { headers: { 'If-None-Match': etag } });
+
+        expect([path, response.status, response.headers.get('content-length')]).toEqual([
+          path,
+          304,
+          null,
+        ]);
+      }
+    },
+  );
+
   it('answers If-None-Match with the weak form of the current ETag with 304', async () => {
     const product = await createProduct(api);
     const etag = (await api.get(productPath(product.id))).headers.get('etag') as string;
@@ -217,6 +236,7 @@ describe('conditional GET outside /api', () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('content-length')).toBeNull();
     expect(changed.status).toBe(200);
     expect(changed.text).toBe(first.text);
   });

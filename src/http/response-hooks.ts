@@ -64,7 +64,10 @@ function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: u
   void reply.code(304);
   // a file's stream (the docs UI's) is open already: closed, not left to hold its handle
   if (payload instanceof Readable) payload.destroy();
-  return '';
+  // No body, and no Content-Length (RFC 9110 §8.6: only the length a 200 would have).
+  // Fastify counts a string into Content-Length, even an empty one; its HEAD handler
+  // counts anything but a stream, so HEAD gets an empty one, which it drains.
+  return request.method === 'HEAD' ? Readable.from([]) : null;
 }
 
 /**
