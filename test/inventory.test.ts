@@ -51,7 +51,10 @@ async function getItem(sku: string): Promise<Item> {
   return response.body;
 }
 
-/** A product whose inventory item holds `quantityOnHand` and `reorderLevel`. */
+/**
+ * A product whose inventory item holds `quantityOnHand` and `reorderLevel`, set by a PUT:
+ * its ledger starts with that entry when `quantityOnHand` is not 0.
+ */
 async function stockedSku(quantityOnHand: number, reorderLevel = 0): Promise<string> {
   const { sku } = await createProduct(api);
   const response = await api.request('PUT', itemPath(sku), {
@@ -68,6 +71,13 @@ async function ledger(sku: string): Promise<{ data: Adjustment[]; total: number 
   const response = await api.get(`${adjustmentsPath(sku)}?limit=100`);
   expect(response.status).toBe(200);
   return { data: response.body.data, total: response.body.pagination.total };
+}
+
+/** The ledger without its first entry, the PUT of stockedSku(). */
+async function adjustmentsAfterStocking(sku: string): Promise<Adjustment[]> {
+  const { data } = await ledger(sku);
+  expect(data[data.length - 1].reason).toMatch(/^quantityOnHand set to /);
+  return data.slice(0, -1);
 }
 
 describe('GET /api/v1/inventory', () => {
@@ -327,7 +337,7 @@ describe('POST /api/v1/inventory/{sku}/adjustments', () => {
 
     expectFieldError(response, field);
     expect(await getItem(sku)).toMatchObject({ quantityOnHand: 5, version: 2 });
-    expect((await ledger(sku)).total).toBe(0);
+    expect(await adjustmentsAfterStocking(sku)).toEqual([]);
   });
 
   it('refuses a delta that would take stock below zero with 409 insufficient_stock and changes nothing', async () => {
@@ -339,7 +349,7 @@ describe('POST /api/v1/inventory/{sku}/adjustments', () => {
 
     expectProblem(response, 409, 'insufficient_stock');
     expect(await getItem(sku)).toEqual(before);
-    expect((await ledger(sku)).total).toBe(1);
+    expect(await adjustmentsAfterStocking(sku)).toHaveLength(1);
   });
 
   it('refuses a delta that would take stock above the most PUT accepts with 422 on `delta`, and changes nothing', async () => {
@@ -357,7 +367,7 @@ describe('POST /api/v1/inventory/{sku}/adjustments', () => {
       },
     ]);
     expect(await getItem(sku)).toEqual(before);
-    expect((await ledger(sku)).total).toBe(0);
+    expect(await adjustmentsAfterStocking(sku)).toEqual([]);
     const full = await adjust(sku, 5);
     expect(full.status).toBe(201);
     expect(full.body).toMatchObject({ quantityOnHand: 1_000_000_000 });
@@ -437,6 +447,28 @@ describe('GET /api/v1/inventory/{sku}/adjustments', () => {
     expect(page2.body.pagination).toMatchObject({ total: 3, next: null });
   });
 
+  it('records stock set by PUT and PATCH as the difference, so the ledger sums to on hand', async () => {
+    const { sku } = await createProduct(api);
+    const set = (method: string, quantityOnHand: number) =>
+      api.request(method, itemPath(sku), { body: { quantityOnHand } });
+
+    expect((await set('PUT', 10)).status).toBe(200);
+    expect((await adjust(sku, -3)).status).toBe(201);
+    expect((await set('PATCH', 4)).status).toBe(200);
+    expect((await set('PUT', 4)).status).toBe(200); // no change, no entry
+    const reorder = await api.request('PATCH', itemPath(sku), { body: { reorderLevel: 2 } });
+    expect(reorder.status).toBe(200);
+
+    const { data } = await ledger(sku);
+    expect(data.map((entry) => [entry.delta, entry.reason, entry.quantityOnHand])).toEqual([
+      [-3, 'quantityOnHand set to 4', 4],
+      [-3, 'cycle count', 7],
+      [10, 'quantityOnHand set to 10', 10],
+    ]);
+    const sum = data.reduce((total, entry) => total + entry.delta, 0);
+    expect(sum).toBe((await getItem(sku)).quantityOnHand);
+  });
+
   it('answers 404 for an unknown sku', async () => {
     const response = await api.get(adjustmentsPath('NO-SUCH-SKU-4'));
 
@@ -474,8 +506,8 @@ describe('adjustments under concurrency', () => {
       quantityAvailable: start + sum,
       version: before.version + 50,
     });
-    const { data, total } = await ledger(sku);
-    expect(total).toBe(50);
+    const data = await adjustmentsAfterStocking(sku);
+    expect(data).toHaveLength(50);
     expect(new Set(data.map((a) => a.id)).size).toBe(50);
     // Newest first, each row's level is the level of the one before it plus its delta.
     for (let i = 0; i < data.length - 1; i++) {
@@ -500,7 +532,7 @@ describe('adjustments under concurrency', () => {
       expect(fieldsOf(expectProblem(r, 422, 'validation_failed'))).toEqual(['delta']);
     }
     expect(await getItem(sku)).toMatchObject({ quantityOnHand: 1_000_000_000 });
-    expect((await ledger(sku)).total).toBe(10);
+    expect(await adjustmentsAfterStocking(sku)).toHaveLength(10);
   });
 
   it('never takes stock below zero: 30 parallel -1 on 10 units, exactly 10 succeed', async () => {
@@ -516,6 +548,6 @@ describe('adjustments under concurrency', () => {
     expect(refused).toHaveLength(20);
     for (const r of refused) expectProblem(r, 409, 'insufficient_stock');
     expect(await getItem(sku)).toMatchObject({ quantityOnHand: 0, quantityAvailable: 0 });
-    expect((await ledger(sku)).total).toBe(10);
+    expect(await adjustmentsAfterStocking(sku)).toHaveLength(10);
   });
 });

@@ -106,6 +106,16 @@ async function applyDelta(
   return rows[0] ?? null;
 }
 
+/** A ledger row for a change the caller's transaction made, with the levels it left. */
+type LedgerEntry = Pick<
+  InventoryAdjustmentEntity,
+  'sku' | 'delta' | 'reason' | 'quantityOnHand' | 'quantityReserved'
+>;
+
+async function recordInLedger(manager: EntityManager, entry: LedgerEntry): Promise<void> {
+  await manager.insert(InventoryAdjustmentEntity, { id: uuidv7(), ...entry });
+}
+
 /** All SQL about stock levels and their ledger. */
 @Injectable()
 export class InventoryRepository {
@@ -145,19 +155,38 @@ export class InventoryRepository {
       .execute();
   }
 
+  /**
+   * PUT and PATCH: the new levels under the row lock. A change of on-hand stock is
+   * recorded in the ledger as the difference, in the same transaction, so the ledger
+   * explains every unit on hand however it was set.
+   */
   update(
     sku: string,
     expectedVersions: number[] | undefined,
     change: (current: InventoryItemEntity) => Partial<InventoryItemEntity>,
   ): Promise<InventoryItemEntity | null> {
-    return this.dataSource.transaction((manager) =>
-      updateWithLock(manager, InventoryItemEntity, 'i', {
+    return this.dataSource.transaction(async (manager) => {
+      let onHandBefore = 0;
+      const updated = await updateWithLock(manager, InventoryItemEntity, 'i', {
         keyColumn: 'i.sku',
         key: sku,
         expectedVersions,
-        change,
-      }),
-    );
+        change: (current) => {
+          onHandBefore = current.quantityOnHand;
+          return change(current);
+        },
+      });
+      if (updated && updated.quantityOnHand !== onHandBefore) {
+        await recordInLedger(manager, {
+          sku,
+          delta: updated.quantityOnHand - onHandBefore,
+          reason: `quantityOnHand set to ${updated.quantityOnHand}`,
+          quantityOnHand: updated.quantityOnHand,
+          quantityReserved: updated.quantityReserved,
+        });
+      }
+      return updated;
+    });
   }
 
   /**
@@ -267,8 +296,7 @@ export class InventoryRepository {
       );
       const level = rows[0] as Level | undefined;
       if (!level) throw new Error(`no inventory item ${line.sku} to ship stock from`);
-      await manager.insert(InventoryAdjustmentEntity, {
-        id: uuidv7(),
+      await recordInLedger(manager, {
         sku: line.sku,
         delta: -line.quantity,
         reason,
@@ -296,8 +324,7 @@ export class InventoryRepository {
       );
       const level = rows[0] as Level | undefined;
       if (!level) throw new Error(`no inventory item ${line.sku} to return stock to`);
-      await manager.insert(InventoryAdjustmentEntity, {
-        id: uuidv7(),
+      await recordInLedger(manager, {
         sku: line.sku,
         delta: line.quantity,
         reason,
