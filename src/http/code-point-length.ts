@@ -34,11 +34,11 @@ export function codePointLengthErrors(object: object): ValidationError[] {
     if (each && Array.isArray(value)) {
       // each member named, as member-errors.ts names them for class-validator's own checks
       const members = value.flatMap((v, index) =>
-        tooLong(v) ? [error(String(index), { maxLength: message })] : [],
+        tooLong(v) ? [error(String(index), v, { maxLength: message })] : [],
       );
       errors.push(...nestedError(property, members));
     } else if (tooLong(value)) {
-      errors.push(error(property, { maxLength: message }));
+      errors.push(error(property, value, { maxLength: message }));
     }
   }
   for (const property of shape.nested) {
@@ -85,8 +85,12 @@ const codePoints = (text: string): number => {
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-function error(property: string, constraints: Record<string, string>): ValidationError {
-  return Object.assign(new ValidationError(), { property, constraints, children: [] });
+function error(
+  property: string,
+  value: unknown,
+  constraints: Record<string, string>,
+): ValidationError {
+  return Object.assign(new ValidationError(), { property, value, constraints, children: [] });
 }
 
 function nestedError(property: string, children: ValidationError[]): ValidationError[] {

@@ -55,6 +55,7 @@ function moveToMembers(object: object, error: ValidationError, members: unknown[
       ...failing.map((index) =>
         Object.assign(new ValidationError(), {
           property: String(index),
+          value: members[index],
           constraints: { [constraint.name]: memberMessage },
           children: [],
         }),

@@ -1,5 +1,7 @@
 import {
   ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
   IsIn,
   IsString,
   Length,
@@ -24,6 +26,8 @@ class Dated {
 }
 
 class Tagged {
+  @ArrayMinSize(1)
+  @ArrayUnique()
   @ArrayMaxSize(3)
   @IsString({ each: true })
   @IsIn(['red', 'blue', 'abcd\uFE0F'], { each: true })
@@ -74,13 +78,31 @@ describe('StrictValidationPipe names array members', () => {
   });
 
   it('leaves a rule about the whole array on the array', async () => {
-    const errors = await errorsFor({ colours: ['red', 'red', 'red', 'red'], tags: [] });
+    const errors = await errorsFor({ colours: ['red', 'blue', 'red', 'blue'], tags: [] });
 
-    expect(errors).toEqual([{ field: 'colours', message: 'must contain no more than 3 elements' }]);
+    expect(errors).toEqual([
+      { field: 'colours', message: 'must hold at most 3 items' },
+      { field: 'colours', message: 'must not hold the same item twice' },
+    ]);
+  });
+
+  it('says an array must not be empty in plain words', async () => {
+    expect(await errorsFor({ colours: [], tags: [] })).toEqual([
+      { field: 'colours', message: 'must not be empty' },
+    ]);
+  });
+
+  it('says a field that is missing is required, not of which type it must be', async () => {
+    expect(await errorsFor({ colours: ['red'], tags: [{}] })).toEqual([
+      { field: 'tags[0].name', message: 'is required' },
+    ]);
   });
 
   it('names members inside nested objects as before', async () => {
-    const errors = await errorsFor({ colours: [], tags: [{ name: 'ok' }, { name: 'long' }] });
+    const errors = await errorsFor({
+      colours: ['red'],
+      tags: [{ name: 'ok' }, { name: 'long' }],
+    });
 
     expect(errors).toEqual([
       { field: 'tags[1].name', message: 'must be shorter than or equal to 3 characters' },

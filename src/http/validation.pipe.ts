@@ -20,11 +20,17 @@ export const BODY_FIELD = '(body)';
 /** PostgreSQL text cannot hold U+0000: refused in bodies (json-body.ts) and query strings. */
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
+/** class-validator's words, said the way every other message is (`$1`: a number). */
 const MESSAGE_REWRITES: [RegExp, string][] = [
   [/^property (\S*) should not exist$/, UNKNOWN_FIELD],
   // `lines: [5]`: ValidateNested's own words
   [/^each value in nested property \S+ must be either object or array$/, 'must be an object'],
+  [/^All \S+'s elements must be unique$/, 'must not hold the same item twice'],
+  [/^must contain at least 1 elements$/, 'must not be empty'],
+  [/^must contain at least (\d+) elements$/, 'must hold at least $1 items'],
+  [/^must contain no more than (\d+) elements$/, 'must hold at most $1 items'],
 ];
+const REQUIRED = 'is required';
 
 /** class-validator's messages for a value of the wrong JSON type. */
 const WRONG_TYPE =
@@ -38,6 +44,8 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
       : prefix
         ? `${prefix}.${error.property}`
         : error.property;
+    // Absent (JSON has no undefined): what it is missing, not every rule it would have met.
+    if (error.value === undefined && error.constraints) return [{ field, message: REQUIRED }];
     const messages = Object.values(error.constraints ?? {}).map((raw) =>
       raw.startsWith(`${error.property} `) ? raw.slice(error.property.length + 1) : raw,
     );
@@ -48,7 +56,7 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
     const wrongType = messages.filter((m) => WRONG_TYPE.test(m));
     const kept = (wrongType.length > 0 ? wrongType : messages).map((message) => {
       const rewrite = MESSAGE_REWRITES.find(([pattern]) => pattern.test(message));
-      return rewrite ? rewrite[1] : message;
+      return rewrite ? message.replace(...rewrite) : message;
     });
     const own = [...new Set(kept)].map((message) => ({ field, message }));
     return wrongType.length > 0 ? own : [...own, ...flatten(error.children ?? [], field)];
@@ -70,7 +78,7 @@ export class StrictValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       transform: true,
-      validationError: { target: false, value: false },
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => new InvalidInput(flatten(errors)),
     });
   }

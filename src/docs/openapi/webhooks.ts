@@ -110,7 +110,7 @@ function webhookOperation(type: EventType, schemaName: string): Json {
   return {
     operationId: `${camel(type)}Webhook`,
     summary: `${type}: ${SUMMARIES[type] ?? `a ${resource} event`}`,
-    description: `POSTed to every enabled webhook endpoint subscribed to \`${type}\` or \`*\`, signed per Standard Webhooks. Delivery is at least once: a non-2xx answer, a connection error or no answer within 10 s is retried after each wait of WEBHOOK_RETRY_SCHEDULE (a longer \`Retry-After\` is honoured, up to a day); then the delivery is dead. Order is not guaranteed: compare the object's \`version\` with the last one you applied.`,
+    description: `POSTed to every enabled webhook endpoint subscribed to \`${type}\` or \`*\`, signed per Standard Webhooks. Delivery is at least once: a non-2xx answer, a connection error or no answer within 10 s is retried after each wait of WEBHOOK_RETRY_SCHEDULE (a longer \`Retry-After\` is honoured, up to a day); then the delivery is dead. Order is not guaranteed: compare the object's \`version\` with the last one you applied, and drop the event as stale when it is lower (an equal version is the same state: \`invoice.paid\` carries the invoice at the version of the \`invoice.updated\` of the same change).`,
     // We call the receiver: no API credential; the receiver authenticates the call by
     // its `webhook-signature`.
     security: [],

@@ -87,6 +87,18 @@ describe('sendWebhook', () => {
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(150);
   });
 
+  it('counts the status that came in time although the body never ends, with what came of it', async () => {
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('partial'); // and never ended
+    };
+
+    const outcome = await send('127.0.0.1', 300);
+
+    expect(outcome).toMatchObject({ statusCode: 200, error: null, responseExcerpt: 'partial' });
+    expect(outcome.latencyMs).toBeLessThan(250); // until the status came, not the time-out
+  });
+
   it('reports a refused connection as an error', async () => {
     const outcome = await sendWebhook({
       url: new URL('http://127.0.0.1:1/hook'),

@@ -39,7 +39,9 @@ export const succeeded = (outcome: AttemptOutcome): boolean =>
 
 /**
  * One POST of a webhook. Redirects are not followed (a 3xx is a failure), nothing of
- * the answer beyond its first KiB is read, and the whole exchange has `timeoutMs`. The
+ * the answer beyond its first KiB is read, and the whole exchange has `timeoutMs`. Only
+ * the status counts: one that came in time stands even if the body is still coming
+ * when the time is up (the excerpt is what came), and the latency is the time to it. The
  * host is not looked up again: the socket connects to one of `addresses`, which the
  * caller checked, so DNS rebinding cannot redirect the attempt (TLS still verifies the
  * certificate against the URL's host name).
@@ -52,12 +54,14 @@ export function sendWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
 
   return new Promise<AttemptOutcome>((resolve) => {
     let settled = false;
-    const finish = (outcome: Omit<AttemptOutcome, 'latencyMs'>) => {
+    /** set once the status came: settles with what came of the body so far */
+    let answered: (() => void) | undefined;
+    const finish = (outcome: Omit<AttemptOutcome, 'latencyMs'>, latencyMs = latency()) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...outcome, latencyMs: latency() });
+      resolve({ ...outcome, latencyMs });
     };
     const fail = (error: string, aborted = false) =>
       finish({
@@ -78,10 +82,14 @@ export function sendWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
         lookup: pinnedLookup(request.addresses),
         agent: false,
       },
-      (response) => readAnswer(response, (answer) => finish(answer)),
+      (response) => {
+        const statusAfter = latency();
+        answered = readAnswer(response, (answer) => finish(answer, statusAfter));
+      },
     );
     const timer = setTimeout(() => {
-      fail(`no answer within ${timeoutMs} ms`);
+      if (answered) answered();
+      else fail(`no answer within ${timeoutMs} ms`);
       outgoing.destroy();
     }, timeoutMs);
     const onAbort = () => {
@@ -97,11 +105,14 @@ export function sendWebhook(request: WebhookRequest): Promise<AttemptOutcome> {
   });
 }
 
-/** Status, Retry-After and the first KiB of the body; the rest is not read. */
+/**
+ * Status, Retry-After and the first KiB of the body; the rest is not read. Returns what
+ * settles the answer early, with the body read so far.
+ */
 function readAnswer(
   response: IncomingMessage,
   done: (answer: Omit<AttemptOutcome, 'latencyMs'>) => void,
-): void {
+): () => void {
   const chunks: Buffer[] = [];
   let length = 0;
   const complete = () => {
@@ -124,6 +135,7 @@ function readAnswer(
   });
   response.on('end', complete);
   response.on('error', complete);
+  return complete;
 }
 
 /** UTF-8 text without a character cut in half at the end, and without NULs. */

@@ -6,7 +6,8 @@ export class EventDataDto {
   /**
    * The resource as `/api/v1` showed it right after the change (money as a `price` or
    * `total` string with its `currency`), in /api/v2 too; its `version` orders the events
-   * of one resource.
+   * of one resource (two events of one change, `invoice.updated` and `invoice.paid`,
+   * carry the same version).
    */
   // The OpenAPI documents narrow this to the v1 schema of each resource (docs/openapi/webhooks.ts).
   @ApiProperty({ type: 'object', additionalProperties: true })

@@ -77,6 +77,9 @@ describe('parseWebhookUrl', () => {
     '/relative',
     'https://user:pw@example.com/',
     'https://example.com:0/x',
+    'http:127.0.0.1:3956/',
+    'http:///127.0.0.1:3956/',
+    'https:example.com/x',
   ])('refuses %s', (raw) => {
     expect(() => parseWebhookUrl(raw, OPEN)).toThrow(UrlRefused);
   });
@@ -99,14 +102,14 @@ describe('resolveWebhookHost', () => {
   it('with private URLs allowed, still refuses link-local, multicast, unspecified and reserved addresses', async () => {
     const allowPrivate = { ...OPEN, allowPrivate: true };
     for (const [url, kind] of [
-      ['http://169.254.169.254/latest', 'link-local'],
-      ['http://[::ffff:a9fe:a9fe]/latest', 'link-local'],
-      ['http://224.0.0.1/x', 'multicast'],
-      ['http://0.0.0.0:3950/x', 'unspecified'],
-      ['http://192.0.2.1/x', 'reserved'],
+      ['http://169.254.169.254/latest', 'a link-local'],
+      ['http://[::ffff:a9fe:a9fe]/latest', 'a link-local'],
+      ['http://224.0.0.1/x', 'a multicast'],
+      ['http://0.0.0.0:3950/x', 'an unspecified'],
+      ['http://192.0.2.1/x', 'a reserved'],
     ]) {
       await expect(resolveWebhookHost(new URL(url), allowPrivate)).rejects.toThrow(
-        `must not point at a ${kind} address`,
+        `must not point at ${kind} address`,
       );
     }
     for (const url of ['http://10.1.2.3/x', 'http://[fd12::1]/x', 'http://[::ffff:7f00:1]/x']) {

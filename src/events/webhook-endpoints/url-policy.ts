@@ -93,10 +93,15 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
+const WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/;
+
 /** The form of a webhook URL: absolute http(s), no credentials. Throws UrlRefused. */
 export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   let url: URL;
   try {
+    // `http:host/` and `http:///host/` have no authority: not http URLs, although the
+    // WHATWG parser reads a host out of them
+    if (!WITH_AUTHORITY.test(raw)) throw new TypeError('no authority');
     url = new URL(raw);
   } catch {
     throw new UrlRefused('must be an absolute URL, e.g. https://example.com/webhooks');
@@ -138,7 +143,7 @@ export async function resolveWebhookHost(url: URL, policy: UrlPolicy): Promise<R
     if (kind === undefined || (policy.allowPrivate && PRIVATE_KINDS.has(kind))) continue;
     const allowed = policy.allowPrivate ? 'public, loopback or private' : 'public';
     throw new UrlRefused(
-      `must not point at a ${kind} address (${host} is ${address}); webhooks go to ${allowed} hosts only`,
+      `must not point at ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (${host} is ${address}); webhooks go to ${allowed} hosts only`,
     );
   }
   return addresses;
