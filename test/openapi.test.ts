@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { BODY_LIMIT_BYTES } from '../src/app.factory';
 import { resolve } from './support/openapi-conformance';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -227,6 +228,10 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
       if (types.includes('number')) problems.push(`${at}: number (every number is whole)`);
       if (types.includes('string') && !('maxLength' in schema || 'enum' in schema)) {
         problems.push(`${at}: string without maxLength`);
+      }
+      // the body limit is the fallback for a string nothing bounds; every field has a bound
+      if (types.includes('string') && schema.maxLength === BODY_LIMIT_BYTES) {
+        problems.push(`${at}: string bounded only by the body limit`);
       }
       if (types.includes('integer')) {
         for (const key of ['format', 'minimum', 'maximum']) {

@@ -343,13 +343,26 @@ describe('the longest cursor', () => {
 });
 
 describe('sorting', () => {
-  it.each([['colour'], ['name,-colour'], ['description'], ['constructor'], ['name,-toString']])(
-    'refuses the unknown sort field in sort=%s with 400 naming sort',
+  it.each([
+    ['colour'],
+    ['name,-colour'],
+    ['description'],
+    ['constructor'],
+    ['name,-toString'],
+    ['id,colour'],
+  ])('refuses the unknown sort field in sort=%s with 400 naming sort', async (sort) => {
+    const response = await api.get(`/api/v1/products?sort=${sort}`);
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(fieldsOf(problem)).toEqual(['sort']);
+  });
+
+  it.each([['name,-name'], ['price,name,price'], ['id,id']])(
+    'refuses sort=%s, which names a field twice, with 400 naming sort',
     async (sort) => {
       const response = await api.get(`/api/v1/products?sort=${sort}`);
 
-      const problem = expectProblem(response, 400, 'bad_request');
-      expect(fieldsOf(problem)).toEqual(['sort']);
+      expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toEqual(['sort']);
     },
   );
 

@@ -511,6 +511,8 @@ describe('what a refused query parameter is told', () => {
 
   it.each([
     ['limit=-1', [{ field: 'limit', message: 'must not be less than 1' }]],
+    ['limit=100000000000000000000', [{ field: 'limit', message: 'must not be greater than 100' }]],
+    ['limit=-100000000000000000000', [{ field: 'limit', message: 'must not be less than 1' }]],
     ['limit=abc', [{ field: 'limit', message: 'must be an integer number' }]],
     ['=x', [{ field: '', message: 'is not a known query parameter' }]],
     ['category=toys&category=tools', [{ field: 'category', message: 'must be given once' }]],

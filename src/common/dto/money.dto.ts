@@ -4,6 +4,8 @@ import { isCurrency, MAX_MINOR_DIGITS } from '../money';
 
 /** A decimal string with as many fraction digits as some currency has (ISO 4217: 0 to 4). */
 export const AMOUNT_PATTERN = new RegExp(`^(0|[1-9]\\d{0,14})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
+/** The longest string AMOUNT_PATTERN matches: 15 digits, the point, 4 digits. */
+export const AMOUNT_MAX_LENGTH = 20;
 /** A total may have more digits than one price: up to a bigint of minor units. */
 export const TOTAL_PATTERN = new RegExp(`^(0|[1-9]\\d{0,18})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
@@ -30,7 +32,7 @@ export class MoneyDto {
    * @example "19.99"
    */
   @IsString()
-  @Length(1, 20)
+  @Length(1, AMOUNT_MAX_LENGTH)
   @Matches(AMOUNT_PATTERN, { message: 'must be a non-negative decimal string, e.g. "19.99"' })
   amount: string;
 

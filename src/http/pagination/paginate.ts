@@ -159,11 +159,17 @@ function parseSort(spec: CollectionSpec, sort: string): SortTerm[] {
         [{ field: 'sort', message: `"${name}" is not one of ${allowed}` }],
       );
     }
-    if (terms.some((t) => t.name === name)) continue;
+    // `name,-name` cannot be both: no order is guessed for it
+    if (terms.some((t) => t.name === name)) {
+      throw new Problem('bad_request', `sort field "${name}" is given twice.`, [
+        { field: 'sort', message: `names "${name}" twice` },
+      ]);
+    }
     terms.push({ name, field, descending });
-    // The key is unique: nothing after it can change the order.
-    if (field === spec.key) return terms;
   }
+  // The key is unique: nothing after it can change the order.
+  const keyAt = terms.findIndex((t) => t.field === spec.key);
+  if (keyAt >= 0) return terms.slice(0, keyAt + 1);
   // The key breaks ties in the direction of the last term, so a single-field sort is a
   // uniform row comparison that one composite index serves.
   terms.push({

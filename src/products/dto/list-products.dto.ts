@@ -1,6 +1,7 @@
-import { IntersectionType } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
 import {
+  AMOUNT_MAX_LENGTH,
   AMOUNT_PATTERN,
   CURRENCY_MESSAGE,
   CURRENCY_PATTERN,
@@ -32,12 +33,14 @@ export class ProductFiltersDto {
   @IsOptional()
   @IsString()
   @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "10.00"' })
+  @ApiPropertyOptional({ maxLength: AMOUNT_MAX_LENGTH })
   minPrice?: string;
 
   /** Highest price, inclusive, as a decimal string. */
   @IsOptional()
   @IsString()
   @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "99.99"' })
+  @ApiPropertyOptional({ maxLength: AMOUNT_MAX_LENGTH })
   maxPrice?: string;
 
   /** ISO 4217 currency code. */
@@ -45,6 +48,7 @@ export class ProductFiltersDto {
   @IsString()
   @Matches(CURRENCY_PATTERN, { message: CURRENCY_MESSAGE })
   @IsIso4217()
+  @ApiPropertyOptional({ maxLength: 3 })
   currency?: string;
 }
 

@@ -13,8 +13,11 @@ export class ProductBaseDto {
   id: string;
   @ApiProperty({ maxLength: 64, pattern: SKU_PATTERN.source })
   sku: string;
+  @ApiProperty({ minLength: 1, maxLength: 200 })
   name: string;
+  @ApiProperty({ type: 'string', nullable: true, maxLength: 5000 })
   description: string | null;
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   category: string;
   active: boolean;
   /** Grows by one with every change; the ETag is this number. */
