@@ -10,6 +10,7 @@ import { Users1763856000031 } from './1763856000031-Users';
 import { OAuthServer1763856000040 } from './1763856000040-OAuthServer';
 import { CountIndexes1763856000050 } from './1763856000050-CountIndexes';
 import { IdempotencyCommitted1763856000060 } from './1763856000060-IdempotencyCommitted';
+import { WebhookEndpointEnabledAt1763856000070 } from './1763856000070-WebhookEndpointEnabledAt';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   OAuthServer1763856000040,
   CountIndexes1763856000050,
   IdempotencyCommitted1763856000060,
+  WebhookEndpointEnabledAt1763856000070,
 ];

@@ -272,6 +272,63 @@ describe('registering endpoints', () => {
   });
 });
 
+describe('who gets an event: the endpoints enabled when it happened', () => {
+  // The workers fan an event out later than it happens (here: at runOnce); what counts
+  // is each endpoint's state at the event's time, not at the fan-out's.
+  const pause = () => sleep(20); // timestamps are in milliseconds
+  const setEnabled = async (endpoint: Endpoint, enabled: boolean) => {
+    const path = `/api/v1/webhook-endpoints/${endpoint.id}`;
+    expect((await api.request('PATCH', path, { body: { enabled } })).status).toBe(200);
+    await pause();
+  };
+
+  it('an endpoint disabled when the event happened does not get it, although enabled since', async () => {
+    const endpoint = await register('/r/era-disabled', ['order.created']);
+    await setEnabled(endpoint, false);
+    await placeOrder();
+    await pause();
+    await setEnabled(endpoint, true);
+
+    await worker.runOnce();
+
+    expect((await deliveriesOf(endpoint.id)).data).toEqual([]);
+    expect(receiver.receipts('/r/era-disabled')).toEqual([]);
+  });
+
+  it('an endpoint created after the event does not get it', async () => {
+    await placeOrder();
+    await pause();
+    const endpoint = await register('/r/era-late', ['order.created']);
+
+    await worker.runOnce();
+
+    expect((await deliveriesOf(endpoint.id)).data).toEqual([]);
+  });
+
+  it('an endpoint disabled after the event has its delivery, dead, to resend once enabled', async () => {
+    const endpoint = await register('/r/era-enabled', ['order.created']);
+    await pause();
+    const order = await placeOrder();
+    await pause();
+    await setEnabled(endpoint, false);
+
+    await worker.runOnce();
+
+    const [dead] = (await deliveriesOf(endpoint.id)).data;
+    expect(dead).toMatchObject({ status: 'dead', attemptCount: 0, eventType: 'order.created' });
+    expect(receiver.receipts('/r/era-enabled')).toEqual([]);
+    await setEnabled(endpoint, true);
+    const retry = await api.post(
+      `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${dead.id}/retries`,
+      undefined,
+    );
+    expect(retry.status).toBe(202);
+    await deliverUntil(() => receiver.receipts('/r/era-enabled').length === 1);
+    const [receipt] = receiver.receipts('/r/era-enabled');
+    expect(JSON.parse(receipt.body).data.object.id).toBe(order.id);
+  });
+});
+
 describe('delivering', () => {
   it('POSTs order.created, signed per Standard Webhooks, with the order as /api/v1 shows it', async () => {
     const endpoint = await register('/r/orders', ['order.created']);

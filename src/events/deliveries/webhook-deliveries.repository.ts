@@ -80,6 +80,20 @@ export type RetryRequest =
   | { outcome: 'scheduled'; delivery: WebhookDeliveryEntity }
   | { outcome: 'in_flight' | 'endpoint_disabled' | 'not_found' };
 
+interface FanOutEndpoint {
+  id: string;
+  event_types: string[];
+  enabled: boolean;
+  enabled_at: Date;
+  disabled_at: Date | null;
+}
+
+/** Whether the endpoint was enabled at `time`: since it was last enabled, and not disabled yet then. */
+function enabledAt(endpoint: FanOutEndpoint, time: Date): boolean {
+  if (endpoint.enabled_at > time) return false;
+  return endpoint.enabled || (endpoint.disabled_at !== null && time < endpoint.disabled_at);
+}
+
 /**
  * All SQL about deliveries and attempts. The worker's protocol (DESIGN.md §4):
  * `fanOut` turns new events into one delivery per subscribed endpoint; `claimDue` takes
@@ -100,36 +114,45 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Takes up to `limit` events no worker has fanned out yet (oldest first) and creates a
-   * pending delivery for every endpoint enabled and subscribed to the type (or `*`) now.
-   * Returns how many events it handled.
+   * delivery for every endpoint subscribed to the type (or `*`) that was enabled when the
+   * event happened: pending if the endpoint still is, `dead` if it has been disabled
+   * since (as its outstanding deliveries were), so the retries operation can resend it.
+   * An endpoint created or enabled after the event gets none. Returns how many events it
+   * handled.
    */
   fanOut(limit: number): Promise<number> {
     return inTransaction(this.dataSource, async (manager) => {
-      const events = rowsOf<{ id: string; type: string }>(
+      const events = rowsOf<{ id: string; type: string; created_at: Date }>(
         await manager.query(
-          `SELECT id, type FROM events WHERE fanned_out_at IS NULL
+          `SELECT id, type, created_at FROM events WHERE fanned_out_at IS NULL
            ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [limit],
         ),
       );
       if (events.length === 0) return 0;
-      const endpoints = rowsOf<{ id: string; event_types: string[] }>(
-        await manager.query(`SELECT id, event_types FROM webhook_endpoints WHERE enabled`),
+      const endpoints = rowsOf<FanOutEndpoint>(
+        await manager.query(
+          `SELECT id, event_types, enabled, enabled_at, disabled_at FROM webhook_endpoints
+           WHERE enabled OR disabled_at > $1`,
+          [events[0].created_at],
+        ),
       );
       const rows = events.flatMap((event) =>
         endpoints
           .filter((e) => e.event_types.includes('*') || e.event_types.includes(event.type))
-          .map((endpoint) => [uuidv7(), endpoint.id, event.id, event.type]),
+          .filter((e) => enabledAt(e, event.created_at))
+          .map((e) => [uuidv7(), e.id, event.id, event.type, e.enabled ? 'pending' : 'dead']),
       );
       if (rows.length > 0) {
         const column = (i: number) => rows.map((row) => row[i]);
         await manager.query(
           `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at)
-           SELECT id, endpoint_id, event_id, event_type, 'pending', now()
-           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[])
-             AS t (id, endpoint_id, event_id, event_type)
+           SELECT id, endpoint_id, event_id, event_type, status,
+                  CASE WHEN status = 'pending' THEN now() END
+           FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[])
+             AS t (id, endpoint_id, event_id, event_type, status)
            ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-          [column(0), column(1), column(2), column(3)],
+          [column(0), column(1), column(2), column(3), column(4)],
         );
       }
       await manager.query(`UPDATE events SET fanned_out_at = now() WHERE id = ANY($1::uuid[])`, [

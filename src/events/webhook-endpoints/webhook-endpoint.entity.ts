@@ -14,6 +14,8 @@ export class WebhookEndpointEntity extends VersionedEntity {
   /** event types, or `*` for every type */
   @Column('varchar', { array: true }) eventTypes: string[];
   @Column('boolean') enabled: boolean;
+  /** when it was created or last enabled: it gets the events from then on */
+  @Column({ type: 'timestamptz', precision: 3, insert: false }) enabledAt: Date;
   @Column('varchar', { nullable: true }) disabledReason: DisabledReason | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) disabledAt: Date | null;
   /** `whsec_...`; kept readable because every attempt is signed with it */

@@ -103,6 +103,7 @@ export class WebhookEndpointsService {
         if (patch.enabled === true && !current.enabled) {
           Object.assign(change, {
             enabled: true,
+            enabledAt: new Date(),
             disabledReason: null,
             disabledAt: null,
             failingSince: null,
