@@ -517,6 +517,28 @@ describe('adjustments under concurrency', () => {
     expect(data[data.length - 1].quantityOnHand - data[data.length - 1].delta).toBe(start);
   });
 
+  it('keeps the ledger in the order changes were applied when PATCHes race adjustments', async () => {
+    const sku = await stockedSku(50);
+    const changes = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0
+        ? adjust(sku, 2, `parallel ${i}`)
+        : api.request('PATCH', itemPath(sku), { body: { quantityOnHand: 100 + i } }),
+    );
+
+    const responses = await Promise.all(changes);
+
+    expect(responses.every((r) => r.status === 200 || r.status === 201)).toBe(true);
+    const data = await adjustmentsAfterStocking(sku);
+    // every adjustment, and each PATCH that changed the stock (one may set what is there)
+    expect(data.filter((entry) => entry.reason.startsWith('parallel'))).toHaveLength(20);
+    // Newest first, each entry's level is the one before it plus its delta, and the
+    // newest is the item's: no entry is out of the order it was applied in.
+    for (let i = 0; i < data.length - 1; i++) {
+      expect([i, data[i].quantityOnHand]).toEqual([i, data[i + 1].quantityOnHand + data[i].delta]);
+    }
+    expect(data[0].quantityOnHand).toBe((await getItem(sku)).quantityOnHand);
+  });
+
   it('never takes stock above the cap: 30 parallel +1 on 10 units below it, exactly 10 succeed', async () => {
     const sku = await stockedSku(999_999_990);
 

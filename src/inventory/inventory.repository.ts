@@ -79,7 +79,8 @@ const AVAILABLE = new PreparedStatement(
      FROM inventory_items WHERE sku = $1 AND archived_at IS NULL`,
 );
 
-type Level = { quantity_on_hand: number; quantity_reserved: number; updated_at: Date };
+/** The stock levels a change left, as an UPDATE returns them. */
+type Level = { quantity_on_hand: number; quantity_reserved: number };
 
 /**
  * The guarded UPDATE of an adjustment; null when it changed nothing (refused, or no live
@@ -100,7 +101,7 @@ async function applyDelta(
       WHERE sku = $1 AND archived_at IS NULL
         AND quantity_on_hand::bigint + $2::integer >= quantity_reserved
         AND ($2::integer < 0 OR quantity_on_hand::bigint + $2::integer <= $3::integer)
-      RETURNING quantity_on_hand, quantity_reserved, updated_at`,
+      RETURNING quantity_on_hand, quantity_reserved`,
     [sku, delta, maxOnHand],
   );
   return rows[0] ?? null;
@@ -112,8 +113,20 @@ type LedgerEntry = Pick<
   'sku' | 'delta' | 'reason' | 'quantityOnHand' | 'quantityReserved'
 >;
 
-async function recordInLedger(manager: EntityManager, entry: LedgerEntry): Promise<void> {
-  await manager.insert(InventoryAdjustmentEntity, { id: uuidv7(), ...entry });
+/**
+ * Records a change of stock that the caller made under the item's row lock; returns the
+ * entry's id. Its time is taken now, with the lock held (`clock_timestamp()`, not the
+ * transaction's start `now()`), so the ledger's newest-first order is the order the
+ * changes were applied in, even when adjustments, PUTs and shipments raced.
+ */
+async function recordInLedger(manager: EntityManager, entry: LedgerEntry): Promise<string> {
+  const id = uuidv7();
+  await manager.insert(InventoryAdjustmentEntity, {
+    id,
+    ...entry,
+    createdAt: () => 'clock_timestamp()',
+  });
+  return id;
 }
 
 /** All SQL about stock levels and their ledger. */
@@ -192,9 +205,7 @@ export class InventoryRepository {
   /**
    * Applies `delta` to on-hand stock with one guarded UPDATE, so concurrent adjustments
    * never lose one another and stock stays between what is reserved and `maxOnHand`; the
-   * ledger row is written in the same transaction. Its time is taken once the row lock is
-   * held (`clock_timestamp()`, not the transaction's start `now()`), so the ledger's
-   * newest-first order is the order the adjustments were applied in, even when they raced.
+   * ledger row is written in the same transaction (recordInLedger).
    */
   adjust(
     sku: string,
@@ -224,19 +235,14 @@ export class InventoryRepository {
           level = await applyDelta(manager, sku, delta, maxOnHand);
           if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
         }
-        const adjustment = manager.create(InventoryAdjustmentEntity, {
-          id: uuidv7(),
+        const id = await recordInLedger(manager, {
           sku,
           delta,
           reason,
           quantityOnHand: level.quantity_on_hand,
           quantityReserved: level.quantity_reserved,
-          createdAt: level.updated_at,
         });
-        await manager.insert(InventoryAdjustmentEntity, adjustment);
-        return {
-          applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id: adjustment.id }),
-        };
+        return { applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id }) };
       },
       beforeCommit,
     );
@@ -284,7 +290,6 @@ export class InventoryRepository {
    * records each change in the SKU's ledger with `reason`.
    */
   async ship(manager: EntityManager, lines: StockLine[], reason: string): Promise<void> {
-    type Level = { quantity_on_hand: number; quantity_reserved: number };
     for (const line of inSkuOrder(lines)) {
       const [rows]: [Level[], number] = await manager.query(
         `UPDATE inventory_items
@@ -312,7 +317,6 @@ export class InventoryRepository {
    * in the SKU's ledger with `reason`.
    */
   async unship(manager: EntityManager, lines: StockLine[], reason: string): Promise<void> {
-    type Level = { quantity_on_hand: number; quantity_reserved: number };
     for (const line of inSkuOrder(lines)) {
       const [rows]: [Level[], number] = await manager.query(
         `UPDATE inventory_items

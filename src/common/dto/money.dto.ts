@@ -8,6 +8,8 @@ export const AMOUNT_PATTERN = new RegExp(`^(0|[1-9]\\d{0,14})(\\.\\d{1,${MAX_MIN
 export const AMOUNT_MAX_LENGTH = 20;
 /** A total may have more digits than one price: up to a bigint of minor units. */
 export const TOTAL_PATTERN = new RegExp(`^(0|[1-9]\\d{0,18})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
+/** The longest string TOTAL_PATTERN matches: 19 digits, the point, 4 digits. */
+export const TOTAL_MAX_LENGTH = 24;
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
 export const CURRENCY_MESSAGE = 'must be an ISO 4217 code such as EUR';
 
@@ -55,6 +57,6 @@ export class MoneyTotalDto extends PickType(MoneyDto, ['currency']) {
    * Decimal string with exactly the currency's minor digits.
    * @example "39.98"
    */
-  @ApiProperty({ minLength: 1, maxLength: 24, pattern: TOTAL_PATTERN.source })
+  @ApiProperty({ minLength: 1, maxLength: TOTAL_MAX_LENGTH, pattern: TOTAL_PATTERN.source })
   amount: string;
 }

@@ -97,14 +97,15 @@ const WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/;
 
 /** The form of a webhook URL: absolute http(s), no credentials. Throws UrlRefused. */
 export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
+  const notAbsolute = new UrlRefused('must be an absolute URL, e.g. https://example.com/webhooks');
+  // `http:host/` and `http:///host/` have no authority: not http URLs, although the
+  // WHATWG parser reads a host out of them
+  if (!WITH_AUTHORITY.test(raw)) throw notAbsolute;
   let url: URL;
   try {
-    // `http:host/` and `http:///host/` have no authority: not http URLs, although the
-    // WHATWG parser reads a host out of them
-    if (!WITH_AUTHORITY.test(raw)) throw new TypeError('no authority');
     url = new URL(raw);
   } catch {
-    throw new UrlRefused('must be an absolute URL, e.g. https://example.com/webhooks');
+    throw notAbsolute;
   }
   if (url.protocol !== 'https:' && (policy.requireHttps || url.protocol !== 'http:')) {
     throw new UrlRefused(
@@ -143,7 +144,7 @@ export async function resolveWebhookHost(url: URL, policy: UrlPolicy): Promise<R
     if (kind === undefined || (policy.allowPrivate && PRIVATE_KINDS.has(kind))) continue;
     const allowed = policy.allowPrivate ? 'public, loopback or private' : 'public';
     throw new UrlRefused(
-      `must not point at ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (${host} is ${address}); webhooks go to ${allowed} hosts only`,
+      `must not point at ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} address (${host} is ${address}); webhooks go to ${allowed} hosts only`,
     );
   }
   return addresses;

@@ -87,30 +87,38 @@ export class WebhookEndpointsService {
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     const updated = await inTransaction(this.dataSource, async (manager) => {
       let disabling = false;
-      const endpoint = await this.endpoints.update(manager, id, expectedVersions, (current) => {
-        const change: Partial<WebhookEndpointEntity> = {};
-        if (patch.url !== undefined) change.url = patch.url;
-        if (patch.events !== undefined) change.eventTypes = patch.events;
-        if (patch.description !== undefined) change.description = patch.description;
-        if (patch.enabled === false && current.enabled) {
-          disabling = true;
-          Object.assign(change, {
-            enabled: false,
-            disabledReason: 'manual',
-            disabledAt: new Date(),
-          });
-        }
-        if (patch.enabled === true && !current.enabled) {
-          Object.assign(change, {
-            enabled: true,
-            enabledAt: new Date(),
-            disabledReason: null,
-            disabledAt: null,
-            failingSince: null,
-          });
-        }
-        return change;
-      });
+      const endpoint = await this.endpoints.update(
+        manager,
+        id,
+        expectedVersions,
+        async (current) => {
+          const change: Partial<WebhookEndpointEntity> = {};
+          // The fan-out compares these with events' times, which the database stamps: one clock.
+          const toggled = patch.enabled !== undefined && patch.enabled !== current.enabled;
+          const now = toggled ? await this.endpoints.databaseTime(manager) : undefined;
+          if (patch.url !== undefined) change.url = patch.url;
+          if (patch.events !== undefined) change.eventTypes = patch.events;
+          if (patch.description !== undefined) change.description = patch.description;
+          if (patch.enabled === false && current.enabled) {
+            disabling = true;
+            Object.assign(change, {
+              enabled: false,
+              disabledReason: 'manual',
+              disabledAt: now,
+            });
+          }
+          if (patch.enabled === true && !current.enabled) {
+            Object.assign(change, {
+              enabled: true,
+              enabledAt: now,
+              disabledReason: null,
+              disabledAt: null,
+              failingSince: null,
+            });
+          }
+          return change;
+        },
+      );
       if (endpoint && disabling) await this.deliveries.killOutstanding(manager, id);
       return endpoint;
     });

@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FULL_DATE } from '../../common/dto/date-time';
-import { CURRENCY_PATTERN, MoneyTotalDto, TOTAL_PATTERN } from '../../common/dto/money.dto';
+import {
+  CURRENCY_PATTERN,
+  MoneyTotalDto,
+  TOTAL_MAX_LENGTH,
+  TOTAL_PATTERN,
+} from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { MAX_ORDER_LINES } from '../../orders/dto/order-write.dto';
 import { OrderLineV1Dto, OrderLineV2Dto } from '../../orders/dto/order.dto';
@@ -70,13 +75,13 @@ export class InvoiceV1Dto extends InvoiceBaseDto {
    * The sum of the line totals.
    * @example "39.98"
    */
-  @ApiProperty({ maxLength: 24, pattern: TOTAL_PATTERN.source })
+  @ApiProperty({ maxLength: TOTAL_MAX_LENGTH, pattern: TOTAL_PATTERN.source })
   total: string;
   /**
    * What is still to be paid: the total while draft or open, zero once paid or void.
    * @example "39.98"
    */
-  @ApiProperty({ maxLength: 24, pattern: TOTAL_PATTERN.source })
+  @ApiProperty({ maxLength: TOTAL_MAX_LENGTH, pattern: TOTAL_PATTERN.source })
   amountDue: string;
 }
 

@@ -1,9 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  AMOUNT_MAX_LENGTH,
   AMOUNT_PATTERN,
   CURRENCY_PATTERN,
   MoneyDto,
   MoneyTotalDto,
+  TOTAL_MAX_LENGTH,
   TOTAL_PATTERN,
 } from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
@@ -61,13 +63,13 @@ export class OrderLineV1Dto extends OrderLineBaseDto {
    * Catalog price when the order was placed, in the order's currency.
    * @example "19.99"
    */
-  @ApiProperty({ maxLength: 20, pattern: AMOUNT_PATTERN.source })
+  @ApiProperty({ maxLength: AMOUNT_MAX_LENGTH, pattern: AMOUNT_PATTERN.source })
   unitPrice: string;
   /**
    * unitPrice × quantity.
    * @example "39.98"
    */
-  @ApiProperty({ maxLength: 24, pattern: TOTAL_PATTERN.source })
+  @ApiProperty({ maxLength: TOTAL_MAX_LENGTH, pattern: TOTAL_PATTERN.source })
   lineTotal: string;
 }
 
@@ -79,7 +81,7 @@ export class OrderV1Dto extends OrderBaseDto {
    * The sum of the line totals.
    * @example "39.98"
    */
-  @ApiProperty({ maxLength: 24, pattern: TOTAL_PATTERN.source })
+  @ApiProperty({ maxLength: TOTAL_MAX_LENGTH, pattern: TOTAL_PATTERN.source })
   total: string;
 }
 

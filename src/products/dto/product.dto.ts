@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AMOUNT_PATTERN, CURRENCY_PATTERN, MoneyDto } from '../../common/dto/money.dto';
+import {
+  AMOUNT_MAX_LENGTH,
+  AMOUNT_PATTERN,
+  CURRENCY_PATTERN,
+  MoneyDto,
+} from '../../common/dto/money.dto';
 import { ApiVersionProperty } from '../../http/openapi.decorators';
 import { SKU_PATTERN } from './product-fields.dto';
 
@@ -30,7 +35,7 @@ export class ProductBaseDto {
 /** A product as /api/v1 shows it. */
 export class ProductV1Dto extends ProductBaseDto {
   /** @example "19.99" */
-  @ApiProperty({ maxLength: 20, pattern: AMOUNT_PATTERN.source })
+  @ApiProperty({ maxLength: AMOUNT_MAX_LENGTH, pattern: AMOUNT_PATTERN.source })
   price: string;
   /** @example "EUR" */
   @ApiProperty({ maxLength: 3, pattern: CURRENCY_PATTERN.source })
