@@ -15,6 +15,7 @@ import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { clientErrorHandler } from './http/client-errors';
 import { registerCors } from './http/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
+import { serveUnknownExpectations } from './http/expectations';
 import { canonicalRequestTarget, refuseMalformedTargets } from './http/request-target';
 import { FrameworkErrors } from './http/framework-errors';
 import { registerJsonBodyParser } from './http/json-body';
@@ -87,6 +88,7 @@ export async function createApp(
       : options,
   );
   const fastify = adapter.getInstance();
+  serveUnknownExpectations(fastify.server);
   // Bodies are JSON only (API.md §1): Fastify's text/plain parser would accept others.
   fastify.removeContentTypeParser(['text/plain']);
   // ours in place of Fastify's JSON parser: empty, deep, NUL and prototype-key bodies

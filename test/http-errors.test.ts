@@ -444,6 +444,34 @@ describe('request bodies', () => {
   });
 });
 
+describe('the Expect header', () => {
+  const exchange = (request: string) => rawExchange(api.baseUrl, request).then(parseAnswer);
+
+  it('serves a request whose expectation it does not know as if it had none, not a bare 417', async () => {
+    const answer = await exchange(
+      `GET /api/v2/products?limit=1 HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+        'Expect: x-unknown\r\nConnection: close\r\n\r\n',
+    );
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.body.data).toEqual(expect.any(Array));
+  });
+
+  it('reads the body of such a request and answers what it holds', async () => {
+    const body = '{"sku":""}';
+    const answer = await exchange(
+      `POST /api/v2/products HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+        `Expect: x-unknown\r\nConnection: close\r\n\r\n${body}`,
+    );
+
+    expect(answer.status).toBe(422);
+    expect(answer.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+    expect(answer.body.code).toBe('validation_failed');
+  });
+});
+
 describe('query strings', () => {
   it('refuses an unknown query parameter with 400 bad_request naming it', async () => {
     const response = await api.get('/api/v1/products?colour=red');
