@@ -1,6 +1,6 @@
+import type { InvoiceStatus } from './invoice-status';
 import { Problem, ValidationProblem } from '../http/problem';
 import type { OrderStatus } from '../orders/order-status';
-import { nextInvoiceStatuses, type InvoiceStatus } from './invoice-status';
 
 /** Orders in these statuses can be invoiced: what was confirmed is owed. */
 export const INVOICEABLE_ORDER_STATUSES: readonly OrderStatus[] = [
@@ -50,20 +50,5 @@ export class DueDateTooEarlyProblem extends ValidationProblem {
         message: `must not be before ${earliest}, the day the invoice was created (UTC)`,
       },
     ]);
-  }
-}
-
-/** 409: the status machine does not allow this move; nothing was changed. */
-export class InvalidInvoiceTransitionProblem extends Problem {
-  constructor(from: InvoiceStatus, to: InvoiceStatus) {
-    const next = nextInvoiceStatuses(from);
-    super(
-      'invalid_status_transition',
-      `An invoice cannot move from ${from} to ${to}; ` +
-        (next.length > 0
-          ? `from ${from} it can move to ${next.join(' or ')}.`
-          : `${from} is final.`),
-      [{ field: 'status', message: `cannot move from ${from} to ${to}` }],
-    );
   }
 }

@@ -2,10 +2,9 @@ import {
   amountDueMinor,
   INVOICE_STATUSES,
   InvoiceEffect,
-  invoiceEffectOf,
+  INVOICE_LIFE,
   InvoiceStatus,
   isInvoiceEditable,
-  nextInvoiceStatuses,
 } from './invoice-status';
 
 /** API.md §3: draft → open → paid; draft|open → void. */
@@ -26,19 +25,19 @@ describe('invoice status transitions', () => {
   });
 
   it.each(EVERY_PAIR)('%s → %s', (from, to) => {
-    expect(invoiceEffectOf(from, to)).toBe(ALLOWED[`${from}→${to}`]);
+    expect(INVOICE_LIFE.effectOf(from, to)).toBe(ALLOWED[`${from}→${to}`]);
   });
 
   it('allows exactly the four transitions of the contract', () => {
-    const allowed = EVERY_PAIR.filter(([from, to]) => invoiceEffectOf(from, to) !== undefined).map(
-      ([from, to]) => `${from}→${to}`,
-    );
+    const allowed = EVERY_PAIR.filter(
+      ([from, to]) => INVOICE_LIFE.effectOf(from, to) !== undefined,
+    ).map(([from, to]) => `${from}→${to}`);
 
     expect(allowed.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it('lists where each status may go next', () => {
-    expect(Object.fromEntries(INVOICE_STATUSES.map((s) => [s, nextInvoiceStatuses(s)]))).toEqual({
+    expect(Object.fromEntries(INVOICE_STATUSES.map((s) => [s, INVOICE_LIFE.next(s)]))).toEqual({
       draft: ['open', 'void'],
       open: ['paid', 'void'],
       paid: [],

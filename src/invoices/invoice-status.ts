@@ -1,3 +1,5 @@
+import { statusMachine } from '../common/status-machine';
+
 /** The life of an invoice (API.md §3). */
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -8,26 +10,17 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  */
 export type InvoiceEffect = 'issue' | 'pay' | 'void';
 
-/**
- * The one table of allowed transitions and their effects. Whatever is not listed, staying
- * in the same status included, is `409 invalid_status_transition`.
- */
-const TRANSITIONS: Record<InvoiceStatus, Partial<Record<InvoiceStatus, InvoiceEffect>>> = {
-  draft: { open: 'issue', void: 'void' },
-  open: { paid: 'pay', void: 'void' },
-  paid: {},
-  void: {},
-};
-
-/** The effect of moving `from` → `to`, or undefined when that move is not allowed. */
-export function invoiceEffectOf(from: InvoiceStatus, to: InvoiceStatus): InvoiceEffect | undefined {
-  return TRANSITIONS[from][to];
-}
-
-/** Where an invoice in `from` may go next (for messages and documentation). */
-export function nextInvoiceStatuses(from: InvoiceStatus): InvoiceStatus[] {
-  return INVOICE_STATUSES.filter((to) => TRANSITIONS[from][to] !== undefined);
-}
+/** The allowed transitions and their effects. */
+export const INVOICE_LIFE = statusMachine<InvoiceStatus, InvoiceEffect>(
+  'An invoice',
+  INVOICE_STATUSES,
+  {
+    draft: { open: 'issue', void: 'void' },
+    open: { paid: 'pay', void: 'void' },
+    paid: {},
+    void: {},
+  },
+);
 
 /** `dueDate` and `notes` may change only while the invoice can still be paid. */
 export function isInvoiceEditable(status: InvoiceStatus): boolean {

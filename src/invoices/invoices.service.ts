@@ -14,14 +14,13 @@ import type { InvoiceInput, InvoicePatch } from './invoice-input';
 import {
   DueDateTooEarlyProblem,
   INVOICEABLE_ORDER_STATUSES,
-  InvalidInvoiceTransitionProblem,
   InvoiceNotEditableProblem,
   OrderAlreadyInvoicedProblem,
   OrderNotInvoiceableProblem,
 } from './invoice-problems';
 import type { InvoiceStatusHistoryEntity } from './invoice-status-history.entity';
 import {
-  invoiceEffectOf,
+  INVOICE_LIFE,
   isInvoiceEditable,
   type InvoiceEffect,
   type InvoiceStatus,
@@ -190,8 +189,7 @@ export class InvoicesService {
     expectedVersions?: number[],
   ): Promise<InvoiceEntity> {
     const moved = await this.invoices.update(manager, id, expectedVersions, async (current) => {
-      const effect = invoiceEffectOf(current.status, to);
-      if (effect === undefined) throw new InvalidInvoiceTransitionProblem(current.status, to);
+      const effect = INVOICE_LIFE.move(current.status, to);
       await this.invoices.appendHistory(manager, {
         invoiceId: id,
         invoiceVersion: current.version + 1,

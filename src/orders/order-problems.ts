@@ -1,6 +1,5 @@
 import { Problem, ValidationProblem } from '../http/problem';
 import type { ShortLine } from '../inventory/inventory.repository';
-import { nextStatuses, type OrderStatus } from './order-status';
 
 /** 409: some lines cannot be reserved; nothing was. `errors` names each short line. */
 export class InsufficientStockProblem extends Problem {
@@ -12,21 +11,6 @@ export class InsufficientStockProblem extends Problem {
         field: `lines[${line.index}].quantity`,
         message: `${line.quantity} of ${line.sku} requested, ${line.available} available`,
       })),
-    );
-  }
-}
-
-/** 409: the status machine does not allow this move; nothing was changed. */
-export class InvalidStatusTransitionProblem extends Problem {
-  constructor(from: OrderStatus, to: OrderStatus) {
-    const next = nextStatuses(from);
-    super(
-      'invalid_status_transition',
-      `An order cannot move from ${from} to ${to}; ` +
-        (next.length > 0
-          ? `from ${from} it can move to ${next.join(' or ')}.`
-          : `${from} is final.`),
-      [{ field: 'status', message: `cannot move from ${from} to ${to}` }],
     );
   }
 }

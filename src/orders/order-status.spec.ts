@@ -1,10 +1,4 @@
-import {
-  nextStatuses,
-  ORDER_STATUSES,
-  OrderStatus,
-  StockEffect,
-  stockEffectOf,
-} from './order-status';
+import { ORDER_STATUSES, OrderStatus, StockEffect, ORDER_LIFE } from './order-status';
 
 /** API.md §3: pending → confirmed → shipped → delivered; pending|confirmed → cancelled. */
 const ALLOWED: Record<string, StockEffect> = {
@@ -27,19 +21,19 @@ describe('order status transitions', () => {
   it.each(EVERY_PAIR)('%s → %s', (from, to) => {
     const expected = ALLOWED[`${from}→${to}`];
 
-    expect(stockEffectOf(from, to)).toBe(expected);
+    expect(ORDER_LIFE.effectOf(from, to)).toBe(expected);
   });
 
   it('allows exactly the five transitions of the contract', () => {
-    const allowed = EVERY_PAIR.filter(([from, to]) => stockEffectOf(from, to) !== undefined).map(
-      ([from, to]) => `${from}→${to}`,
-    );
+    const allowed = EVERY_PAIR.filter(
+      ([from, to]) => ORDER_LIFE.effectOf(from, to) !== undefined,
+    ).map(([from, to]) => `${from}→${to}`);
 
     expect(allowed.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it('lists where each status may go next', () => {
-    expect(Object.fromEntries(ORDER_STATUSES.map((s) => [s, nextStatuses(s)]))).toEqual({
+    expect(Object.fromEntries(ORDER_STATUSES.map((s) => [s, ORDER_LIFE.next(s)]))).toEqual({
       pending: ['confirmed', 'cancelled'],
       confirmed: ['shipped', 'cancelled'],
       shipped: ['delivered'],

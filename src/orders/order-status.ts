@@ -1,3 +1,5 @@
+import { statusMachine } from '../common/status-machine';
+
 /** The life of an order (API.md §3). */
 export const ORDER_STATUSES = [
   'pending',
@@ -15,29 +17,14 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type StockEffect = 'none' | 'release' | 'ship';
 
 /**
- * The one table of allowed transitions and their stock effects. Whatever is not listed,
- * staying in the same status included, is `409 invalid_status_transition`. (Cancelling an
- * order's shipment returns it from shipped to confirmed through
- * OrdersService.returnFromShipment; that is not a client transition, so it is not here.)
+ * The allowed transitions and their stock effects. (Cancelling an order's shipment
+ * returns it from shipped to confirmed through OrdersService.returnFromShipment; that is
+ * not a client transition, so it is not here.)
  */
-const TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, StockEffect>>> = {
+export const ORDER_LIFE = statusMachine<OrderStatus, StockEffect>('An order', ORDER_STATUSES, {
   pending: { confirmed: 'none', cancelled: 'release' },
   confirmed: { shipped: 'ship', cancelled: 'release' },
   shipped: { delivered: 'none' },
   delivered: {},
   cancelled: {},
-};
-
-/** The stock effect of moving `from` → `to`, or undefined when that move is not allowed. */
-export function stockEffectOf(from: OrderStatus, to: OrderStatus): StockEffect | undefined {
-  return TRANSITIONS[from][to];
-}
-
-/** Where an order in `from` may go next (for messages and documentation). */
-export function nextStatuses(from: OrderStatus): OrderStatus[] {
-  return ORDER_STATUSES.filter((to) => TRANSITIONS[from][to] !== undefined);
-}
-
-export function isOrderStatus(value: string): value is OrderStatus {
-  return (ORDER_STATUSES as readonly string[]).includes(value);
-}
+});

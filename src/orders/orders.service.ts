@@ -19,9 +19,9 @@ import { InventoryRepository, StockLine } from '../inventory/inventory.repositor
 import type { ProductEntity } from '../products/product.entity';
 import type { OrderInput, OrderPatch } from './order-input';
 import type { OrderLineEntity } from './order-line.entity';
-import { InsufficientStockProblem, InvalidStatusTransitionProblem } from './order-problems';
+import { InsufficientStockProblem } from './order-problems';
 import type { OrderStatusHistoryEntity } from './order-status-history.entity';
-import { stockEffectOf, type OrderStatus } from './order-status';
+import { ORDER_LIFE, type OrderStatus } from './order-status';
 import type { OrderEntity, ShippingAddress } from './order.entity';
 import { OrderFilters, OrdersRepository } from './orders.repository';
 import { toOrderV1 } from './orders.v1.mapper';
@@ -156,8 +156,7 @@ export class OrdersService {
     expectedVersions?: number[],
   ): Promise<OrderEntity> {
     const moved = await this.orders.update(manager, id, expectedVersions, async (current) => {
-      const effect = stockEffectOf(current.status, to);
-      if (effect === undefined) throw new InvalidStatusTransitionProblem(current.status, to);
+      const effect = ORDER_LIFE.move(current.status, to);
       const stock: StockLine[] = current.lines.map((l) => ({ sku: l.sku, quantity: l.quantity }));
       if (effect === 'release') await this.inventory.release(manager, stock);
       if (effect === 'ship') await this.inventory.ship(manager, stock, `order ${id} shipped`);
@@ -198,7 +197,7 @@ export class OrdersService {
   ): Promise<OrderEntity> {
     const moved = await this.orders.update(manager, id, undefined, async (current) => {
       if (current.status !== 'shipped') {
-        throw new InvalidStatusTransitionProblem(current.status, 'confirmed');
+        throw ORDER_LIFE.transitionProblem(current.status, 'confirmed');
       }
       const stock: StockLine[] = current.lines.map((l) => ({ sku: l.sku, quantity: l.quantity }));
       await this.inventory.unship(manager, stock, `order ${id} shipment cancelled`);

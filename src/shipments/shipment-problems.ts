@@ -1,6 +1,6 @@
+import type { ShipmentStatus } from './shipment-status';
 import { Problem } from '../http/problem';
 import type { OrderStatus } from '../orders/order-status';
-import { nextShipmentStatuses, type ShipmentStatus } from './shipment-status';
 
 /** Shipments an order may have, cancelled ones included (bounds the order's history). */
 export const MAX_SHIPMENTS_PER_ORDER = 10;
@@ -21,21 +21,6 @@ export class TooManyShipmentsProblem extends Problem {
       'conflict',
       `Order ${orderId} already has ${MAX_SHIPMENTS_PER_ORDER} shipments, the most an order may have.`,
       [{ field: 'orderId', message: `has ${MAX_SHIPMENTS_PER_ORDER} shipments already` }],
-    );
-  }
-}
-
-/** 409: the status machine does not allow this move; nothing was changed. */
-export class InvalidShipmentTransitionProblem extends Problem {
-  constructor(from: ShipmentStatus, to: ShipmentStatus) {
-    const next = nextShipmentStatuses(from);
-    super(
-      'invalid_status_transition',
-      `A shipment cannot move from ${from} to ${to}; ` +
-        (next.length > 0
-          ? `from ${from} it can move to ${next.join(' or ')}.`
-          : `${from} is final.`),
-      [{ field: 'status', message: `cannot move from ${from} to ${to}` }],
     );
   }
 }

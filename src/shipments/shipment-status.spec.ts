@@ -1,8 +1,7 @@
 import {
   isShipmentFinal,
-  nextShipmentStatuses,
   OrderEffect,
-  orderEffectOf,
+  SHIPMENT_LIFE,
   SHIPMENT_STATUSES,
   ShipmentStatus,
 } from './shipment-status';
@@ -24,19 +23,19 @@ describe('shipment status transitions', () => {
   });
 
   it.each(EVERY_PAIR)('%s → %s', (from, to) => {
-    expect(orderEffectOf(from, to)).toBe(ALLOWED[`${from}→${to}`]);
+    expect(SHIPMENT_LIFE.effectOf(from, to)).toBe(ALLOWED[`${from}→${to}`]);
   });
 
   it('allows exactly the three transitions of the contract', () => {
-    const allowed = EVERY_PAIR.filter(([from, to]) => orderEffectOf(from, to) !== undefined).map(
-      ([from, to]) => `${from}→${to}`,
-    );
+    const allowed = EVERY_PAIR.filter(
+      ([from, to]) => SHIPMENT_LIFE.effectOf(from, to) !== undefined,
+    ).map(([from, to]) => `${from}→${to}`);
 
     expect(allowed.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it('lists where each status may go next; delivered and cancelled are final', () => {
-    expect(Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, nextShipmentStatuses(s)]))).toEqual({
+    expect(Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, SHIPMENT_LIFE.next(s)]))).toEqual({
       label_created: ['in_transit', 'cancelled'],
       in_transit: ['delivered'],
       delivered: [],

@@ -12,14 +12,13 @@ import { UnknownOrderReferenceProblem } from '../orders/order-problems';
 import { OrdersService } from '../orders/orders.service';
 import type { ShipmentInput, ShipmentPatch } from './shipment-input';
 import {
-  InvalidShipmentTransitionProblem,
   MAX_SHIPMENTS_PER_ORDER,
   OrderNotReturnableProblem,
   OrderNotShippableProblem,
   ShipmentFinalProblem,
   TooManyShipmentsProblem,
 } from './shipment-problems';
-import { isShipmentFinal, orderEffectOf, type OrderEffect } from './shipment-status';
+import { isShipmentFinal, SHIPMENT_LIFE, type OrderEffect } from './shipment-status';
 import type { ShipmentEntity } from './shipment.entity';
 import { toShipment } from './shipment.mapper';
 import { ShipmentFilters, ShipmentsRepository } from './shipments.repository';
@@ -102,9 +101,7 @@ export class ShipmentsService {
       const updated = await this.shipments.update(manager, id, expectedVersions, (current) => {
         const to = patch.status !== current.status ? patch.status : undefined;
         if (to !== undefined) {
-          const allowed = orderEffectOf(current.status, to);
-          if (allowed === undefined) throw new InvalidShipmentTransitionProblem(current.status, to);
-          effect = allowed;
+          effect = SHIPMENT_LIFE.move(current.status, to);
         }
         const edits = {
           ...(patch.carrier !== undefined && patch.carrier !== current.carrier
