@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, LessThanOrEqual, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, LessThanOrEqual, Repository } from 'typeorm';
+import { ownedBy } from '../auth/ownership';
+import { attachChildren } from '../database/attach-children';
 import type { Principal } from '../auth/principal';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -68,7 +70,7 @@ export class InvoicesRepository {
 
   /** One invoice with its lines; null when it does not exist for `principal`. */
   findVisibleTo(principal: Principal, id: string): Promise<InvoiceEntity | null> {
-    return this.visibleTo(principal, this.invoices.createQueryBuilder('i'))
+    return ownedBy(principal, this.invoices.createQueryBuilder('i'), 'i.customer_id')
       .leftJoinAndSelect('i.lines', 'l')
       .andWhere('i.id = :id', { id })
       .orderBy('l.line_no')
@@ -80,11 +82,11 @@ export class InvoicesRepository {
     filters: InvoiceFilters,
     page: PageRequest,
   ): Promise<Page<InvoiceEntity>> {
-    const qb = this.visibleTo(principal, this.invoices.createQueryBuilder('i'));
+    const qb = ownedBy(principal, this.invoices.createQueryBuilder('i'), 'i.customer_id');
     if (filters.status !== undefined) qb.andWhere('i.status = :status', filters);
     if (filters.orderId !== undefined) qb.andWhere('i.order_id = :orderId', filters);
     const result = await paginate(qb, INVOICES, page, this.cursors);
-    await this.attachLines(this.invoices.manager, result.items);
+    await attachLines(this.invoices.manager, result.items);
     return result;
   }
 
@@ -146,7 +148,7 @@ export class InvoicesRepository {
       actor,
     });
     const created = await manager.findOneByOrFail(InvoiceEntity, { id: invoice.id });
-    await this.attachLines(manager, [created]);
+    await attachLines(manager, [created]);
     return created;
   }
 
@@ -169,31 +171,23 @@ export class InvoicesRepository {
       change,
     });
     if (!updated) return null;
-    await this.attachLines(manager, [updated]);
+    await attachLines(manager, [updated]);
     return updated;
   }
 
   async appendHistory(manager: EntityManager, entry: InvoiceStatusChange): Promise<void> {
     await manager.insert(InvoiceStatusHistoryEntity, entry);
   }
-
-  /** Loads the lines of `invoices` with one query (a page of invoices, or one). */
-  private async attachLines(manager: EntityManager, invoices: InvoiceEntity[]): Promise<void> {
-    if (invoices.length === 0) return;
-    const lines = await manager.find(InvoiceLineEntity, {
-      where: { invoiceId: In(invoices.map((i) => i.id)) },
-      order: { invoiceId: 'ASC', lineNo: 'ASC' },
-    });
-    for (const invoice of invoices) invoice.lines = lines.filter((l) => l.invoiceId === invoice.id);
-  }
-
-  /** Staff see every invoice; a customer only its own (none without a customerId). */
-  private visibleTo(
-    principal: Principal,
-    qb: SelectQueryBuilder<InvoiceEntity>,
-  ): SelectQueryBuilder<InvoiceEntity> {
-    if (principal.role !== 'customer') return qb;
-    if (principal.customerId === undefined) return qb.andWhere('false');
-    return qb.andWhere('i.customer_id = :ownCustomerId', { ownCustomerId: principal.customerId });
-  }
 }
+
+/** Loads the lines of invoices with one query (a page of invoices, or one). */
+const attachLines = (manager: EntityManager, invoices: InvoiceEntity[]) =>
+  attachChildren(
+    manager,
+    invoices,
+    InvoiceLineEntity,
+    { parent: 'invoiceId', order: 'lineNo' },
+    (parent, lines) => {
+      parent.lines = lines;
+    },
+  );

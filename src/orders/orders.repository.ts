@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import {
-  EntityManager,
-  In,
-  LessThanOrEqual,
-  ObjectLiteral,
-  Repository,
-  SelectQueryBuilder,
-} from 'typeorm';
+import { EntityManager, LessThanOrEqual, ObjectLiteral, Repository } from 'typeorm';
+import { ownedBy } from '../auth/ownership';
+import { attachChildren } from '../database/attach-children';
 import type { Principal } from '../auth/principal';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
@@ -74,7 +69,7 @@ export class OrdersRepository {
 
   /** One order with its lines, in one statement; null when it does not exist for `principal`. */
   findVisibleTo(principal: Principal, id: string): Promise<OrderEntity | null> {
-    return this.visibleTo(principal, this.orders.createQueryBuilder('o'))
+    return ownedBy(principal, this.orders.createQueryBuilder('o'), 'o.customer_id')
       .leftJoinAndSelect('o.lines', 'l')
       .andWhere('o.id = :id', { id })
       .orderBy('l.line_no')
@@ -92,7 +87,7 @@ export class OrdersRepository {
       .where('o.id = :id', { id })
       .setLock('pessimistic_write')
       .getOne();
-    if (order) await this.attachLines(manager, [order]);
+    if (order) await attachLines(manager, [order]);
     return order;
   }
 
@@ -101,7 +96,7 @@ export class OrdersRepository {
     filters: OrderFilters,
     page: PageRequest,
   ): Promise<Page<OrderEntity>> {
-    const qb = this.visibleTo(principal, this.orders.createQueryBuilder('o'));
+    const qb = ownedBy(principal, this.orders.createQueryBuilder('o'), 'o.customer_id');
     if (filters.status !== undefined) qb.andWhere('o.status = :status', filters);
     if (filters.customerId !== undefined) qb.andWhere('o.customer_id = :customerId', filters);
     if (filters.createdFrom !== undefined) {
@@ -111,7 +106,7 @@ export class OrdersRepository {
       qb.andWhere('o.created_at < :to', { to: rfc3339InUtc(filters.createdTo) });
     }
     const result = await paginate(qb, ORDERS, page, this.cursors);
-    await this.attachLines(this.orders.manager, result.items);
+    await attachLines(this.orders.manager, result.items);
     return result;
   }
 
@@ -210,36 +205,28 @@ export class OrdersRepository {
       expectedVersions,
       archivable: false,
       change: async (current) => {
-        await this.attachLines(manager, [current]);
+        await attachLines(manager, [current]);
         return change(current);
       },
     });
     if (!updated) return null;
-    await this.attachLines(manager, [updated]);
+    await attachLines(manager, [updated]);
     return updated;
   }
 
   async appendHistory(manager: EntityManager, entry: StatusChange): Promise<void> {
     await manager.insert(OrderStatusHistoryEntity, entry);
   }
-
-  /** Loads the lines of `orders` with one query (a page of orders, or one). */
-  private async attachLines(manager: EntityManager, orders: OrderEntity[]): Promise<void> {
-    if (orders.length === 0) return;
-    const lines = await manager.find(OrderLineEntity, {
-      where: { orderId: In(orders.map((o) => o.id)) },
-      order: { orderId: 'ASC', lineNo: 'ASC' },
-    });
-    for (const order of orders) order.lines = lines.filter((l) => l.orderId === order.id);
-  }
-
-  /** Staff see every order; a customer only its own (none without a customerId). */
-  private visibleTo(
-    principal: Principal,
-    qb: SelectQueryBuilder<OrderEntity>,
-  ): SelectQueryBuilder<OrderEntity> {
-    if (principal.role !== 'customer') return qb;
-    if (principal.customerId === undefined) return qb.andWhere('false');
-    return qb.andWhere('o.customer_id = :ownCustomerId', { ownCustomerId: principal.customerId });
-  }
 }
+
+/** Loads the lines of orders with one query (a page of orders, or one). */
+const attachLines = (manager: EntityManager, orders: OrderEntity[]) =>
+  attachChildren(
+    manager,
+    orders,
+    OrderLineEntity,
+    { parent: 'orderId', order: 'lineNo' },
+    (parent, lines) => {
+      parent.lines = lines;
+    },
+  );

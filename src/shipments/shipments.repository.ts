@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { ownedBy } from '../auth/ownership';
 import type { Principal } from '../auth/principal';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -42,7 +43,7 @@ export class ShipmentsRepository {
 
   /** One shipment; null when it does not exist for `principal`. */
   findVisibleTo(principal: Principal, id: string): Promise<ShipmentEntity | null> {
-    return this.visibleTo(principal, this.shipments.createQueryBuilder('s'))
+    return ownedBy(principal, this.shipments.createQueryBuilder('s'), 's.customer_id')
       .andWhere('s.id = :id', { id })
       .getOne();
   }
@@ -52,7 +53,7 @@ export class ShipmentsRepository {
     filters: ShipmentFilters,
     page: PageRequest,
   ): Promise<Page<ShipmentEntity>> {
-    const qb = this.visibleTo(principal, this.shipments.createQueryBuilder('s'));
+    const qb = ownedBy(principal, this.shipments.createQueryBuilder('s'), 's.customer_id');
     if (filters.status !== undefined) qb.andWhere('s.status = :status', filters);
     if (filters.orderId !== undefined) qb.andWhere('s.order_id = :orderId', filters);
     return paginate(qb, SHIPMENTS, page, this.cursors);
@@ -89,15 +90,5 @@ export class ShipmentsRepository {
       archivable: false,
       change,
     });
-  }
-
-  /** Staff see every shipment; a customer only its own orders' (none without a customerId). */
-  private visibleTo(
-    principal: Principal,
-    qb: SelectQueryBuilder<ShipmentEntity>,
-  ): SelectQueryBuilder<ShipmentEntity> {
-    if (principal.role !== 'customer') return qb;
-    if (principal.customerId === undefined) return qb.andWhere('false');
-    return qb.andWhere('s.customer_id = :ownCustomerId', { ownCustomerId: principal.customerId });
   }
 }

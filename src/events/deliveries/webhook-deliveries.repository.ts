@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { attachChildren } from '../../database/attach-children';
 import { v7 as uuidv7 } from 'uuid';
 import { BeforeCommit, inTransaction } from '../../database/transaction';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
@@ -339,13 +340,13 @@ export class WebhookDeliveriesRepository {
     if (filters.status !== undefined) qb.andWhere('d.status = :status', filters);
     if (filters.eventType !== undefined) qb.andWhere('d.event_type = :eventType', filters);
     const result = await paginate(qb, WEBHOOK_DELIVERIES, page, this.cursors);
-    await this.attachAttempts(this.deliveries.manager, result.items);
+    await attachAttempts(this.deliveries.manager, result.items);
     return result;
   }
 
   async findForEndpoint(endpointId: string, id: string): Promise<WebhookDeliveryEntity | null> {
     const delivery = await this.deliveries.findOneBy({ id, endpointId });
-    if (delivery) await this.attachAttempts(this.deliveries.manager, [delivery]);
+    if (delivery) await attachAttempts(this.deliveries.manager, [delivery]);
     return delivery;
   }
 
@@ -381,26 +382,11 @@ export class WebhookDeliveriesRepository {
           [id],
         );
         const delivery = await manager.findOneByOrFail(WebhookDeliveryEntity, { id });
-        await this.attachAttempts(manager, [delivery]);
+        await attachAttempts(manager, [delivery]);
         return { outcome: 'scheduled', delivery };
       },
       beforeCommit,
     );
-  }
-
-  /** Loads the attempts of `deliveries` with one query, oldest first. */
-  private async attachAttempts(
-    manager: EntityManager,
-    deliveries: WebhookDeliveryEntity[],
-  ): Promise<void> {
-    if (deliveries.length === 0) return;
-    const attempts = await manager.find(WebhookAttemptEntity, {
-      where: { deliveryId: In(deliveries.map((d) => d.id)) },
-      order: { deliveryId: 'ASC', attemptNo: 'ASC' },
-    });
-    for (const delivery of deliveries) {
-      delivery.attempts = attempts.filter((a) => a.deliveryId === delivery.id);
-    }
   }
 }
 
@@ -417,3 +403,15 @@ interface ClaimRow {
   secret: string;
   previous_secret: string | null;
 }
+
+/** Loads the attempts of `deliveries` with one query, oldest first. */
+const attachAttempts = (manager: EntityManager, deliveries: WebhookDeliveryEntity[]) =>
+  attachChildren(
+    manager,
+    deliveries,
+    WebhookAttemptEntity,
+    { parent: 'deliveryId', order: 'attemptNo' },
+    (delivery, attempts) => {
+      delivery.attempts = attempts;
+    },
+  );
