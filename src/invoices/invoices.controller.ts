@@ -15,8 +15,7 @@ import { invoiceInputFrom, invoicePatchFrom } from './invoice-input';
 import type { InvoiceEntity } from './invoice.entity';
 import { CREATE_INVOICE_DESCRIPTION, CREATE_INVOICE_SUMMARY } from './invoices.openapi';
 import { InvoicesService } from './invoices.service';
-import { toInvoiceV1 } from './invoices.v1.mapper';
-import { toInvoiceV2 } from './invoices.v2.mapper';
+import { toInvoiceV1, toInvoiceV2 } from './invoices.mapper';
 import { INVOICES } from './invoices.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 

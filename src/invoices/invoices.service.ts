@@ -27,7 +27,7 @@ import {
 } from './invoice-status';
 import type { InvoiceEntity } from './invoice.entity';
 import { InvoiceFilters, InvoicesRepository } from './invoices.repository';
-import { toInvoiceV1 } from './invoices.v1.mapper';
+import { toInvoiceV1 } from './invoices.mapper';
 
 /** Days from creation to the default due date. */
 export const DEFAULT_PAYMENT_TERM_DAYS = 30;

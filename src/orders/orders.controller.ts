@@ -15,8 +15,7 @@ import { OrderV1Dto, OrderV2Dto } from './dto/order.dto';
 import { orderInputFrom, orderPatchFrom } from './order-input';
 import type { OrderEntity } from './order.entity';
 import { OrdersService } from './orders.service';
-import { toOrderV1 } from './orders.v1.mapper';
-import { toOrderV2 } from './orders.v2.mapper';
+import { toOrderV1, toOrderV2 } from './orders.mapper';
 import { ORDERS } from './orders.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
 

@@ -24,7 +24,7 @@ import type { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { ORDER_LIFE, type OrderStatus } from './order-status';
 import type { OrderEntity, ShippingAddress } from './order.entity';
 import { OrderFilters, OrdersRepository } from './orders.repository';
-import { toOrderV1 } from './orders.v1.mapper';
+import { toOrderV1 } from './orders.mapper';
 
 /** The largest amount a bigint column holds, in minor units. */
 const MAX_MINOR = 2n ** 63n - 1n;

@@ -1,4 +1,5 @@
-import { formatMoney, type MoneyFields } from '../common/money';
+import type { MoneyFields } from '../common/money';
+import { MONEY_V2 } from '../common/money-view';
 import type { ProductPatchV2Dto, ProductWriteV2Dto } from './dto/product-write.v2.dto';
 import type { ProductV2Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';
@@ -12,7 +13,7 @@ export function toProductV2(p: ProductEntity): ProductV2Dto {
   const { price: _price, currency: _currency, ...shared } = toProductV1(p);
   return {
     ...shared,
-    price: { amount: formatMoney(p.priceMinor, p.priceScale), currency: p.currency },
+    price: MONEY_V2(p.priceMinor, p.priceScale, p.currency),
   };
 }
 
