@@ -10,6 +10,3 @@ export const EVENT_TYPES = {
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
-
-export const isEventType = (value: string): value is EventType =>
-  Object.prototype.hasOwnProperty.call(EVENT_TYPES, value);

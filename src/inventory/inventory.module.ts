@@ -10,6 +10,6 @@ import { InventoryService } from './inventory.service';
   imports: [TypeOrmModule.forFeature([InventoryItemEntity, InventoryAdjustmentEntity])],
   controllers: [InventoryController],
   providers: [InventoryService, InventoryRepository],
-  exports: [InventoryRepository, InventoryService],
+  exports: [InventoryRepository],
 })
 export class InventoryModule {}

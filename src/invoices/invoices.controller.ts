@@ -84,10 +84,9 @@ function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
     async update(
       @ResourceId('invoice') id: string,
       @Body() body: InvoicePatchDto,
-      @CurrentPrincipal() principal: Principal,
       @IfMatch() versions?: number[],
     ): Promise<Dto> {
-      return api.toDto(await this.invoices.update(principal, id, invoicePatchFrom(body), versions));
+      return api.toDto(await this.invoices.update(id, invoicePatchFrom(body), versions));
     }
   }
   return InvoicesController;

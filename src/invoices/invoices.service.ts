@@ -133,12 +133,7 @@ export class InvoicesService {
   }
 
   /** PATCH: dueDate and notes, only while the invoice is draft or open. */
-  update(
-    principal: Principal,
-    id: string,
-    patch: InvoicePatch,
-    expectedVersions?: number[],
-  ): Promise<InvoiceEntity> {
+  update(id: string, patch: InvoicePatch, expectedVersions?: number[]): Promise<InvoiceEntity> {
     return inTransaction(this.dataSource, async (manager) => {
       let before: number | undefined;
       const updated = await this.invoices.update(manager, id, expectedVersions, (current) => {

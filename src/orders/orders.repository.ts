@@ -11,7 +11,6 @@ import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';
 import { paginate, PageRequest } from '../http/pagination/paginate';
-import { ProductEntity } from '../products/product.entity';
 import { OrderLineEntity } from './order-line.entity';
 import { OrderStatusHistoryEntity } from './order-status-history.entity';
 import type { OrderStatus } from './order-status';
@@ -57,7 +56,6 @@ export const ORDERS: CollectionSpec = {
 @Injectable()
 export class OrdersRepository {
   // the statements of order creation, built once (they need the entities' metadata)
-  private orderable?: PreparedStatement;
   private insertOrder?: PreparedStatement;
 
   constructor(
@@ -120,20 +118,6 @@ export class OrdersRepository {
       where: { orderId: order.id, orderVersion: LessThanOrEqual(order.version) },
       order: { orderVersion: 'ASC' },
     });
-  }
-
-  /**
-   * The live catalog entries an order's lines name, for the snapshot taken at creation.
-   * Read here rather than through the products module so it happens inside the order's
-   * transaction; archived products are not returned.
-   */
-  async findOrderableProducts(manager: EntityManager, skus: string[]): Promise<ProductEntity[]> {
-    this.orderable ??= new PreparedStatement(
-      `SELECT ${columnsAsProperties(manager, ProductEntity)}
-         FROM products WHERE sku = ANY($1) AND archived_at IS NULL`,
-    );
-    const rows = await this.orderable.run<ObjectLiteral[]>(manager, [skus]);
-    return rows.map((row) => manager.create(ProductEntity, row));
   }
 
   /**

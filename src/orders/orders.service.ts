@@ -16,6 +16,7 @@ import {
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { InventoryRepository, StockLine } from '../inventory/inventory.repository';
+import { ProductsRepository } from '../products/products.repository';
 import type { ProductEntity } from '../products/product.entity';
 import type { OrderInput, OrderPatch } from './order-input';
 import type { OrderLineEntity } from './order-line.entity';
@@ -44,6 +45,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly inventory: InventoryRepository,
+    private readonly products: ProductsRepository,
     private readonly outbox: Outbox,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -71,7 +73,7 @@ export class OrdersService {
     return inTransaction(
       this.dataSource,
       async (manager) => {
-        const products = await this.orders.findOrderableProducts(
+        const products = await this.products.findLiveBySkus(
           manager,
           input.lines.map((l) => l.sku),
         );

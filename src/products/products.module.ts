@@ -10,6 +10,6 @@ import { ProductsV1Controller, ProductsV2Controller } from './products.controlle
   imports: [TypeOrmModule.forFeature([ProductEntity]), InventoryModule],
   controllers: [ProductsV1Controller, ProductsV2Controller],
   providers: [ProductsService, ProductsRepository],
-  exports: [ProductsService],
+  exports: [ProductsRepository],
 })
 export class ProductsModule {}

@@ -44,6 +44,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 @Injectable()
 export class ProductsRepository {
   private byId?: PreparedStatement;
+  private bySkus?: PreparedStatement;
 
   constructor(
     @InjectRepository(ProductEntity) private readonly products: Repository<ProductEntity>,
@@ -61,6 +62,19 @@ export class ProductsRepository {
     );
     const rows = await this.byId.run<ObjectLiteral[]>(this.products, [id]);
     return rows[0] ? this.products.create(rows[0]) : null;
+  }
+
+  /**
+   * The live products `skus` name, read with `manager`: inside the caller's transaction,
+   * as an order's catalog snapshot is taken. Archived products are not returned.
+   */
+  async findLiveBySkus(manager: EntityManager, skus: string[]): Promise<ProductEntity[]> {
+    this.bySkus ??= new PreparedStatement(
+      `SELECT ${columnsAsProperties(manager, ProductEntity)}
+         FROM products WHERE sku = ANY($1) AND archived_at IS NULL`,
+    );
+    const rows = await this.bySkus.run<ObjectLiteral[]>(manager, [skus]);
+    return rows.map((row) => manager.create(ProductEntity, row));
   }
 
   list(filters: ProductFilters, page: PageRequest): Promise<Page<ProductEntity>> {
