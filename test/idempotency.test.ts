@@ -428,6 +428,27 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
 });
 
 describe('Idempotency-Key on other POSTs', () => {
+  it('takes a retry with {} for the same request as a first try with no body, either way round', async () => {
+    const rotations = `${await webhookEndpoint()}/secret-rotations`;
+    const [first, second] = [randomUUID(), randomUUID()];
+
+    const bare = await api.post(rotations, undefined, withKey(first));
+    const braces = await api.post(rotations, {}, withKey(first));
+    const bracesFirst = await api.post(rotations, {}, withKey(second));
+    const bareAfter = await api.post(rotations, undefined, withKey(second));
+
+    expect(bare.status).toBe(200);
+    expect(braces.status).toBe(200);
+    expect(braces.headers.get('idempotent-replayed')).toBe('true');
+    // the new secret is shown once, to the first answer only
+    const { secret, ...shown } = bare.body;
+    expect(secret).toEqual(expect.any(String));
+    expect(braces.body).toEqual(shown);
+    expect(bareAfter.status).toBe(200);
+    expect(bareAfter.headers.get('idempotent-replayed')).toBe('true');
+    expect(bareAfter.body).toEqual({ ...bracesFirst.body, secret: undefined });
+  });
+
   it('works on POST /api/v1/products: the retry replays instead of a 409 sku conflict', async () => {
     const body = productBody();
     const key = randomUUID();

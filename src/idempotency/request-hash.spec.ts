@@ -25,6 +25,14 @@ describe('requestHash', () => {
     expect(requestHash('POST', '/p', body)).not.toBe(requestHash('PUT', '/p', body));
   });
 
+  it('takes no body and {} as one request, but not null or []', () => {
+    const none = requestHash('POST', '/p', undefined);
+
+    expect(requestHash('POST', '/p', {})).toBe(none);
+    expect(requestHash('POST', '/p', null)).not.toBe(requestHash('POST', '/p', []));
+    expect(requestHash('POST', '/p', [])).not.toBe(none);
+  });
+
   it('treats a missing body as null', () => {
     expect(canonicalJson(undefined)).toBe('null');
   });

@@ -16,9 +16,21 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-/** What makes two requests "the same" for an Idempotency-Key: method, path and body. */
+/**
+ * What makes two requests "the same" for an Idempotency-Key: method, path and body. No
+ * body and `{}` are one request, as they are everywhere else (docs/api-conventions.md,
+ * Formats): many HTTP clients send `{}` where another sends nothing.
+ */
 export function requestHash(method: string, path: string, body: unknown): string {
   return createHash('sha256')
-    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .update(
+      `${method.toUpperCase()} ${path}\n${canonicalJson(isEmptyObject(body) ? undefined : body)}`,
+    )
     .digest('hex');
 }
+
+const isEmptyObject = (body: unknown) =>
+  body !== null &&
+  typeof body === 'object' &&
+  !Array.isArray(body) &&
+  Object.keys(body).length === 0;
