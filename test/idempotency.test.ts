@@ -12,7 +12,8 @@ import {
   stockOf,
 } from './support/order-factories';
 import { expectProblem, fieldsOf } from './support/problem';
-import { ApiResponse, RequestOptions, startTestApp, TestApp } from './support/test-app';
+import { parseAnswer, rawExchange } from './support/raw-http';
+import { ADMIN_KEY, ApiResponse, RequestOptions, startTestApp, TestApp } from './support/test-app';
 
 /** API.md §6: Idempotency-Key on every POST. */
 
@@ -402,6 +403,54 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
 
     expect(fieldsOf(expectProblem(response, 400, 'bad_request'))).toEqual(['Idempotency-Key']);
     expect(await ordersOf(body.customerId)).toHaveLength(0);
+  });
+
+  it('answers 400 for a key sent in two headers, which a proxy keeping one would read as another key', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = JSON.stringify(orderBody([{ sku: product.sku, quantity: 1 }]));
+
+    const answer = parseAnswer(
+      await rawExchange(
+        api.baseUrl,
+        `POST /api/v1/orders HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+          'Idempotency-Key: a1\r\nIdempotency-Key: b1\r\nContent-Type: application/json\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      ),
+    );
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([
+      { field: 'Idempotency-Key', message: 'must be given once' },
+    ]);
+    expect(await ordersOf(JSON.parse(body).customerId)).toHaveLength(0);
+  });
+
+  it('counts a key in characters of the UTF-8 it was sent in, and replays it', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = JSON.stringify(orderBody([{ sku: product.sku, quantity: 1 }]));
+    const send = (key: string) =>
+      rawExchange(
+        api.baseUrl,
+        `POST /api/v1/orders HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+          `Idempotency-Key: ${key}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      ).then(parseAnswer);
+    const key = `${randomUUID()}-${'é'.repeat(218)}`; // 255 characters, 473 bytes
+
+    const first = await send(key);
+    const retry = await send(key);
+    const tooLong = await send(`${key}é`);
+
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+    expect(tooLong.status).toBe(400);
+    const [stored] = await sql<{ key: string }[]>(
+      `SELECT key FROM idempotency_keys WHERE key LIKE $1`,
+      [`${key.slice(0, 36)}%`],
+    );
+    expect(stored.key).toBe(key);
   });
 
   it('accepts a key of exactly 255 characters', async () => {

@@ -71,7 +71,7 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     // Public routes have no caller to scope a key to; they do not take one.
     if (request.method !== 'POST' || header === undefined || !request.user) return next.handle();
 
-    const key = validKey(header);
+    const key = validKey(header, request.raw.rawHeaders);
     const principal = request.user.subject;
     const hash = requestHash(request.method, request.url.split('?')[0], request.body);
     const reply = http.getResponse<FastifyReply>();
@@ -220,16 +220,32 @@ function answerLost(): Problem {
   );
 }
 
-function validKey(header: string | string[]): string {
-  const key = Array.isArray(header) ? header.join(',') : header;
-  if (key.length < 1 || key.length > MAX_KEY_LENGTH) {
-    const message = `must be 1 to ${MAX_KEY_LENGTH} characters`;
-    throw new Problem('bad_request', `${IDEMPOTENCY_KEY_HEADER} ${message}.`, [
-      { field: IDEMPOTENCY_KEY_HEADER, message },
-    ]);
+/**
+ * The key as sent: in one header, 1 to 255 characters. Node joins a header sent twice into
+ * one value (`a, b`), which a proxy keeping the first would read as another key, so the
+ * raw headers are counted. Node reads header bytes as Latin-1; a key is read as the UTF-8
+ * it was sent in, and its length counted in characters (API.md §6).
+ */
+function validKey(header: string | string[], rawHeaders: string[]): string {
+  let sent = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toLowerCase() === 'idempotency-key') sent++;
+  }
+  if (sent > 1 || Array.isArray(header)) throw keyProblem('must be given once');
+  const bytes = Buffer.from(header, 'latin1');
+  const key = bytes.toString('utf8');
+  if (!Buffer.from(key, 'utf8').equals(bytes)) throw keyProblem('must be UTF-8 text');
+  const length = [...key].length;
+  if (length < 1 || length > MAX_KEY_LENGTH) {
+    throw keyProblem(`must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
   return key;
 }
+
+const keyProblem = (message: string) =>
+  new Problem('bad_request', `${IDEMPOTENCY_KEY_HEADER} ${message}.`, [
+    { field: IDEMPOTENCY_KEY_HEADER, message },
+  ]);
 
 /** The body to store: without the secrets the route shows once (ShownOnce). */
 function withoutFields(body: unknown, fields: string[]): unknown {
