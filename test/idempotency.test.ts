@@ -164,7 +164,10 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     const inUse = responses.filter((r) => r.status === 409);
     expect(created.length + inUse.length).toBe(20);
     expect(created.length).toBeGreaterThanOrEqual(1);
-    for (const response of inUse) expectProblem(response, 409, 'idempotency_key_in_use');
+    for (const response of inUse) {
+      expectProblem(response, 409, 'idempotency_key_in_use');
+      expect(response.headers.get('retry-after')).toBe('1');
+    }
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     expect(created.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
     expect(await ordersOf(body.customerId)).toHaveLength(1);
@@ -319,6 +322,7 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
       const problem = expectProblem(retry, 409, 'idempotency_key_in_use');
       // not "still being processed": it was carried out, and says so
       expect(problem.detail).toMatch(/carried out, but its answer was lost; it will not run again/);
+      expect(retry.headers.get('retry-after')).toBeNull();
       expect(await ordersOf(body.customerId)).toHaveLength(1);
       expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
     } finally {
@@ -351,6 +355,7 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     }
 
     expectProblem(first, 409, 'idempotency_key_in_use');
+    expect(first.headers.get('retry-after')).toBe('1');
     expect(await ordersOf(body.customerId)).toHaveLength(0);
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(0);
   });

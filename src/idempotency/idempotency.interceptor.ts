@@ -205,10 +205,13 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
   }
 }
 
+/** `Retry-After` tells the client when to try again: the first request is usually done by then. */
 function keyInUse(): Problem {
   return new Problem(
     'idempotency_key_in_use',
     'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
+    undefined,
+    { 'Retry-After': '1' },
   );
 }
 
