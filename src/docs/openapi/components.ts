@@ -76,7 +76,8 @@ export const HEADERS: Json = {
     },
   },
   'Retry-After': {
-    description: 'Seconds to wait before the budget is renewed and a retry can succeed.',
+    description:
+      'Seconds to wait before a retry can succeed: on 429 until the budget is renewed, on 503 until the database may be back, on 409 `idempotency_key_in_use` until the first request has likely finished.',
     schema: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 2341 },
   },
   'Access-Control-Allow-Origin': {

@@ -59,7 +59,8 @@ const RESPONSES: Record<string, { name: string; codes: ErrorCode[]; headers?: st
   '409': {
     name: 'Conflict',
     codes: ['conflict', 'insufficient_stock', 'invalid_status_transition', 'idempotency_key_in_use'],
-    headers: REPLAYABLE,
+    // Retry-After: on idempotency_key_in_use for a request still running
+    headers: [...REPLAYABLE, 'Retry-After'],
   },
   '412': { name: 'PreconditionFailed', codes: ['precondition_failed'] },
   '413': { name: 'PayloadTooLarge', codes: ['payload_too_large'] },
