@@ -7,6 +7,7 @@ import {
   QueryRunnerProviderAlreadyReleasedError,
 } from 'typeorm';
 import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
 import { Problem } from '../src/http/problem';
 import { toProblem } from '../src/http/problem-mapping';
 import { expectProblem } from './support/problem';
@@ -20,7 +21,11 @@ import { startTestApp } from './support/test-app';
  */
 
 type Behaviour =
-  'silent' | 'close' | { refuseWith: string; message: string } | { queryFails: string };
+  | 'silent'
+  | 'close'
+  | 'silentOnQuery'
+  | { refuseWith: string; message: string }
+  | { queryFails: string };
 
 /** A message of the PostgreSQL wire protocol: type byte, int32 length, body. */
 function message(type: string, body: Buffer): Buffer {
@@ -67,7 +72,7 @@ async function fakePostgres(behaviour: Behaviour): Promise<FakePostgres> {
     socket.on('data', () => {
       if (behaviour === 'silent') return;
       if (behaviour === 'close') return socket.destroy();
-      if ('refuseWith' in behaviour) {
+      if (typeof behaviour === 'object' && 'refuseWith' in behaviour) {
         socket.end(errorResponse(behaviour.refuseWith, behaviour.message));
         return;
       }
@@ -76,7 +81,8 @@ async function fakePostgres(behaviour: Behaviour): Promise<FakePostgres> {
         socket.write(Buffer.concat([authenticationOk(), readyForQuery()]));
         return;
       }
-      // the first query: the server goes down under it
+      // the first query: the server stops answering (a partition), or goes down under it
+      if (behaviour === 'silentOnQuery') return;
       socket.end(
         errorResponse(behaviour.queryFails, 'terminating connection due to administrator command'),
       );
@@ -197,6 +203,34 @@ describe('a database that cannot be reached is 503 service_unavailable with Retr
 
     expect((error as Error).message).toMatch(/timeout/);
     expectUnavailable(toProblem(error));
+  });
+
+  it('maps a query left unanswered past its time limit (the server stopped answering)', async () => {
+    const started = Date.now();
+    const error = await failureOf('silentOnQuery', async (port) => {
+      const client = new Client({ host: '127.0.0.1', port, user: 'app', query_timeout: 200 });
+      await client.connect();
+      try {
+        await client.query('SELECT 1');
+      } finally {
+        void client.end();
+      }
+    });
+
+    expect((error as Error).message).toBe('Query read timeout');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expectUnavailable(toProblem(error));
+    expectUnavailable(toProblem(new QueryFailedError('SELECT 1', [], error as Error)));
+  });
+
+  it("bounds the API's queries by DATABASE_QUERY_TIMEOUT_MS, and not those of migrations", () => {
+    const target = { url: 'postgres://app@127.0.0.1/app', embedded: false };
+
+    expect(dataSourceOptions(target, { queryTimeoutMs: 1234 }).extra).toMatchObject({
+      query_timeout: 1234,
+      keepAlive: true,
+    });
+    expect(dataSourceOptions(target).extra).not.toHaveProperty('query_timeout');
   });
 
   it('maps TypeORM refusing to go on with a transaction whose connection failed', () => {

@@ -64,7 +64,7 @@ describe('prepared statements', () => {
     const database = await createTestDatabase();
     try {
       for (const value of ['first connection', 'a later one']) {
-        const dataSource = await connect(dataSourceOptions(database.target, false));
+        const dataSource = await connect(dataSourceOptions(database.target));
         try {
           expect(await statement.run(dataSource, [value])).toEqual([{ echoed: value }]);
         } finally {

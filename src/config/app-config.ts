@@ -18,6 +18,7 @@ export class AppConfig {
   readonly port: number;
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  readonly databaseQueryTimeoutMs: number;
   readonly embeddedDbDir: string;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
@@ -50,6 +51,7 @@ export class AppConfig {
     this.port = vars.PORT;
     this.databaseUrl = vars.DATABASE_URL;
     this.databasePoolSize = vars.DATABASE_POOL_SIZE;
+    this.databaseQueryTimeoutMs = vars.DATABASE_QUERY_TIMEOUT_MS;
     this.embeddedDbDir = vars.EMBEDDED_DB_DIR;
     this.redisUrl = vars.REDIS_URL;
     this.bootstrapApiKey = vars.BOOTSTRAP_API_KEY;

@@ -31,6 +31,9 @@ const toList = ({ value }: { value: unknown }): unknown =>
 /** Connections a process opens to DATABASE_URL unless DATABASE_POOL_SIZE says otherwise. */
 export const DEFAULT_POOL_SIZE = 10;
 
+/** How long a query may go unanswered before its request is given up as 503 (ms). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+
 /**
  * Every environment variable the service reads (API.md §13). Values arrive as strings;
  * the transforms turn them into typed values and the validators reject bad ones, so a
@@ -48,6 +51,14 @@ export class EnvironmentVariables {
   /** Connections each process may open to DATABASE_URL (the embedded database uses one). */
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number =
     DEFAULT_POOL_SIZE;
+
+  /** Milliseconds a query may go unanswered before it fails (503); migrations have no limit. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_QUERY_TIMEOUT_MS: number = DEFAULT_QUERY_TIMEOUT_MS;
 
   /** Folder of the embedded database used when DATABASE_URL is unset; "memory" keeps nothing. */
   @IsOptional() @IsString() @MinLength(1) EMBEDDED_DB_DIR: string = '.data/pglite';

@@ -1,4 +1,4 @@
-import type { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DEFAULT_POOL_SIZE } from '../config/environment';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -23,19 +23,46 @@ export function allowsNamedStatements(dataSource: DataSource): boolean {
   return extra?.[NAMED_STATEMENTS] !== false;
 }
 
+/**
+ * How a process reaches the database. `queryTimeoutMs` bounds how long a query may go
+ * unanswered: a database that stops answering without closing its connections (a network
+ * partition, a frozen host) fails the request with 503 after it rather than leaving the
+ * request, and a graceful shutdown waiting on it, hanging (docs/operations.md). Omitted,
+ * as for migrations, whose index builds may take as long as they take, there is none.
+ * TCP keepalive lets the pool drop a connection whose peer is gone for good.
+ */
 export function dataSourceOptions(
   target: DatabaseTarget,
-  migrationsRun: boolean,
-  poolSize = DEFAULT_POOL_SIZE,
+  {
+    poolSize = DEFAULT_POOL_SIZE,
+    queryTimeoutMs,
+  }: { poolSize?: number; queryTimeoutMs?: number } = {},
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url: target.url,
     namingStrategy: new SnakeNamingStrategy(),
     migrations: MIGRATIONS,
-    migrationsRun,
+    migrationsRun: false,
     migrationsTransactionMode: 'each',
     poolSize: target.embedded ? 1 : poolSize,
-    extra: { connectionTimeoutMillis: 5000, [NAMED_STATEMENTS]: !target.embedded },
+    extra: {
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      ...(queryTimeoutMs !== undefined ? { query_timeout: queryTimeoutMs } : {}),
+      [NAMED_STATEMENTS]: !target.embedded,
+    },
   };
+}
+
+/** Applies pending migrations on a data source of their own, without a query time limit. */
+export async function applyMigrations(target: DatabaseTarget): Promise<string[]> {
+  const dataSource = new DataSource(dataSourceOptions(target, { poolSize: 1 }));
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await dataSource.destroy();
+  }
 }

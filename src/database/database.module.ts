@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { CursorCodec } from '../http/pagination/cursor-codec';
-import { dataSourceOptions, DatabaseTarget } from './data-source-options';
+import { applyMigrations, dataSourceOptions, DatabaseTarget } from './data-source-options';
 
 /** The data source, plus the database-held secrets other modules need at boot. */
 @Global()
@@ -15,12 +15,18 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(target, config.migrationsRun, config.databasePoolSize),
-            autoLoadEntities: true,
-            retryAttempts: 3,
-            retryDelay: 1000,
-          }),
+          useFactory: async (config: AppConfig) => {
+            if (config.migrationsRun) await applyMigrations(target);
+            return {
+              ...dataSourceOptions(target, {
+                poolSize: config.databasePoolSize,
+                queryTimeoutMs: config.databaseQueryTimeoutMs,
+              }),
+              autoLoadEntities: true,
+              retryAttempts: 3,
+              retryDelay: 1000,
+            };
+          },
         }),
       ],
       providers: [

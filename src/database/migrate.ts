@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { applyMigrations } from './data-source-options';
 
 /**
  * `npm run migration:run`: applies pending migrations to DATABASE_URL and exits. The
@@ -11,20 +10,8 @@ async function migrate(): Promise<void> {
   if (!config.databaseUrl) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required to run migrations');
   }
-  const dataSource = new DataSource(
-    dataSourceOptions({ url: config.databaseUrl, embedded: false }, false),
-  );
-  await dataSource.initialize();
-  try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    console.log(
-      applied.length
-        ? `Applied: ${applied.map((m) => m.name).join(', ')}`
-        : 'No pending migrations.',
-    );
-  } finally {
-    await dataSource.destroy();
-  }
+  const applied = await applyMigrations({ url: config.databaseUrl, embedded: false });
+  console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations.');
 }
 
 migrate().catch((error: unknown) => {

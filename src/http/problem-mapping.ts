@@ -53,6 +53,7 @@ const LOST_CONNECTION_MESSAGES = [
   'Connection terminated due to connection timeout', // pg-pool: connectionTimeoutMillis
   'timeout exceeded when trying to connect', // pg-pool: no client free within the timeout
   'Client has encountered a connection error and is not queryable', // pg
+  'Query read timeout', // pg: no answer within DATABASE_QUERY_TIMEOUT_MS
 ];
 
 interface ErrorLike {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, DatabaseTarget } from '../../src/database/data-source-options';
+import { applyMigrations, DatabaseTarget } from '../../src/database/data-source-options';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 /** The migrated template every test file's database is cloned from (PostgreSQL only). */
@@ -32,12 +31,7 @@ async function admin<T>(url: string, work: (client: Client) => Promise<T>): Prom
 export async function createTemplate(url: string): Promise<string> {
   const name = `coa_template_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin(url, (c) => c.query(`CREATE DATABASE ${name}`));
-  const dataSource = new DataSource(
-    dataSourceOptions({ url: withDatabase(url, name), embedded: false }, false),
-  );
-  await dataSource.initialize();
-  await dataSource.runMigrations();
-  await dataSource.destroy();
+  await applyMigrations({ url: withDatabase(url, name), embedded: false });
   return name;
 }
 
