@@ -16,12 +16,18 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: async (config: AppConfig) => {
-            if (config.migrationsRun) await applyMigrations(target);
+            // Migrations have no query time limit, so they run on a data source of their
+            // own first. Not on the embedded database: PGlite serves one connection at a
+            // time, and a second data source opened right after the first closes races
+            // that close ("Connection terminated unexpectedly"); its migrations are quick.
+            const ownMigrationRun = config.migrationsRun && !target.embedded;
+            if (ownMigrationRun) await applyMigrations(target);
             return {
               ...dataSourceOptions(target, {
                 poolSize: config.databasePoolSize,
                 queryTimeoutMs: config.databaseQueryTimeoutMs,
               }),
+              migrationsRun: config.migrationsRun && !ownMigrationRun,
               autoLoadEntities: true,
               retryAttempts: 3,
               retryDelay: 1000,
