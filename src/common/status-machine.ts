@@ -7,7 +7,6 @@ import { Problem } from '../http/problem';
  * invoices and shipments each declare theirs with `statusMachine`.
  */
 export interface StatusMachine<S extends string, E> {
-  readonly statuses: readonly S[];
   /** The effect of moving `from` → `to`, or undefined when that move is not allowed. */
   effectOf(from: S, to: S): E | undefined;
   /** The effect of moving `from` → `to`; the 409 problem when that move is not allowed. */
@@ -38,7 +37,6 @@ export function statusMachine<S extends string, E>(
     );
   };
   return {
-    statuses,
     effectOf,
     next,
     transitionProblem,

@@ -20,14 +20,13 @@ export class DatabaseModule {
             // own first. Not on the embedded database: PGlite serves one connection at a
             // time, and a second data source opened right after the first closes races
             // that close ("Connection terminated unexpectedly"); its migrations are quick.
-            const ownMigrationRun = config.migrationsRun && !target.embedded;
-            if (ownMigrationRun) await applyMigrations(target);
+            if (config.migrationsRun && !target.embedded) await applyMigrations(target);
             return {
               ...dataSourceOptions(target, {
                 poolSize: config.databasePoolSize,
                 queryTimeoutMs: config.databaseQueryTimeoutMs,
               }),
-              migrationsRun: config.migrationsRun && !ownMigrationRun,
+              migrationsRun: config.migrationsRun && target.embedded,
               autoLoadEntities: true,
               retryAttempts: 3,
               retryDelay: 1000,

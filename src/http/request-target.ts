@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { headerFieldCount, headerProblem } from './header-fields';
 import { Problem } from './problem';
 
 /** `http(s)://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
@@ -85,7 +86,7 @@ function hostProblem(request: FastifyRequest): Problem | undefined {
     if (request.raw.httpVersion !== '1.1') return undefined;
     return headerProblem('Host', 'must be sent (HTTP/1.1)');
   }
-  const repeated = hostFields(request.raw.rawHeaders) > 1;
+  const repeated = headerFieldCount(request.raw.rawHeaders, 'host') > 1;
   if (!repeated && isHost(host)) return undefined;
   // the answer's own links (problem `type`, v1's deprecation links) fall back to the
   // address the request came in on
@@ -95,10 +96,6 @@ function hostProblem(request: FastifyRequest): Problem | undefined {
     'Host',
     repeated ? 'must be sent once' : 'must be a host name or address and a port',
   );
-}
-
-function headerProblem(name: string, message: string): Problem {
-  return new Problem('bad_request', `${name} ${message}.`, [{ field: name, message }]);
 }
 
 /**
@@ -139,12 +136,4 @@ function queryProblem(url: string): Problem | undefined {
     }
   }
   return undefined;
-}
-
-function hostFields(rawHeaders: string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') count += 1;
-  }
-  return count;
 }

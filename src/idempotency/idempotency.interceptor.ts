@@ -14,6 +14,7 @@ import { baseUrl } from '../http/base-url';
 import { isErrorCode } from '../http/error-codes';
 import { etagForVersion } from '../http/etag';
 import { FieldError, Problem } from '../http/problem';
+import { headerFieldCount, headerProblem } from '../http/header-fields';
 import { toProblem } from '../http/problem-mapping';
 import { problemBody } from '../http/problem-response';
 import {
@@ -230,11 +231,9 @@ function answerLost(): Problem {
  * it was sent in, and its length counted in characters (API.md §6).
  */
 function validKey(header: string | string[], rawHeaders: string[]): string {
-  let sent = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].toLowerCase() === 'idempotency-key') sent++;
+  if (headerFieldCount(rawHeaders, 'idempotency-key') > 1 || Array.isArray(header)) {
+    throw keyProblem('must be given once');
   }
-  if (sent > 1 || Array.isArray(header)) throw keyProblem('must be given once');
   const bytes = Buffer.from(header, 'latin1');
   const key = bytes.toString('utf8');
   if (!Buffer.from(key, 'utf8').equals(bytes)) throw keyProblem('must be UTF-8 text');
@@ -245,10 +244,7 @@ function validKey(header: string | string[], rawHeaders: string[]): string {
   return key;
 }
 
-const keyProblem = (message: string) =>
-  new Problem('bad_request', `${IDEMPOTENCY_KEY_HEADER} ${message}.`, [
-    { field: IDEMPOTENCY_KEY_HEADER, message },
-  ]);
+const keyProblem = (message: string) => headerProblem(IDEMPOTENCY_KEY_HEADER, message);
 
 /** The body to store: without the secrets the route shows once (ShownOnce). */
 function withoutFields(body: unknown, fields: string[]): unknown {
