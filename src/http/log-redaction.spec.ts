@@ -42,14 +42,35 @@ describe('withoutSecrets', () => {
       '/x?pwd=a&passwd=b&user.password=c',
       'pwd=[Redacted]&passwd=[Redacted]&user.password=[Redacted]',
     ],
+    [
+      'a private key, a JWT or a bearer token',
+      '/x?private_key=a&jwt=b&bearer=c',
+      'private_key=[Redacted]&jwt=[Redacted]&bearer=[Redacted]',
+    ],
+    [
+      'a session',
+      '/x?session=a&sessionId=b&sid=c&PHPSESSID=d',
+      'session=[Redacted]&sessionId=[Redacted]&sid=[Redacted]&PHPSESSID=[Redacted]',
+    ],
+    ['a one-time password', '/x?otp=123456&totp=654321', 'otp=[Redacted]&totp=[Redacted]'],
+    [
+      'device flow codes',
+      '/x?device_code=a&user_code=b',
+      'device_code=[Redacted]&user_code=[Redacted]',
+    ],
+    [
+      'a name with an array index',
+      '/x?access_token[]=a&token[0]=b&api_key%5B%5D=c',
+      'access_token[]=[Redacted]&token[0]=[Redacted]&api_key%5B%5D=[Redacted]',
+    ],
   ])('replaces %s', (_, url, query) => {
     expect(withoutSecrets(url)).toBe(`${url.split('?')[0]}?${query}`);
   });
 
   it('keeps parameters whose names only look alike', () => {
-    expect(withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e')).toBe(
-      '/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e',
-    );
+    expect(
+      withoutSecrets('/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e&sessions=f&sidebar=g'),
+    ).toBe('/x?tokenizer=a&postal_code=b&sku=c&keyword=d&sort=e&sessions=f&sidebar=g');
   });
 });
 

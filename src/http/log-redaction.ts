@@ -31,13 +31,15 @@ export const REDACTED = '[Redacted]';
 
 /**
  * Query parameters that carry credentials, matched on the name in lower case without
- * `-`, `_` or `.`: OAuth 2.0 and OpenID Connect (`code`, `code_verifier`, `*_token`,
- * `id_token_hint`, `client_secret`, `client_assertion`), and keys, passwords and
- * signatures a client should never have put in a URL, under whatever name it guessed
- * (`key`, `api-key`, `X-API-Key` after this API's own header, `authorization`, `sig`).
+ * `-`, `_`, `.` or a trailing array index (`access_token[]`, `token[0]`): OAuth 2.0 and
+ * OpenID Connect (`code`, `code_verifier`, `*_token`, `id_token_hint`, `client_secret`,
+ * `client_assertion`, the device flow's `device_code` and `user_code`), and keys,
+ * passwords, sessions and signatures a client should never have put in a URL, under
+ * whatever name it guessed (`key`, `api-key`, `X-API-Key` after this API's own header,
+ * `private_key`, `authorization`, `bearer`, `jwt`, `session`, `sid`, `otp`, `sig`).
  */
 const SECRET_PARAM =
-  /^(?:code|codeverifier|key|auth|authorization|sig|pwd|pass)$|(?:token|tokenhint|secret|password|passwd|apikey|assertion|signature|credentials?)$/;
+  /^(?:code|codeverifier|devicecode|usercode|key|auth|authorization|bearer|cookie|session|sid|sig|pwd|pass|otp|totp)$|(?:token|tokenhint|secret|password|passwd|apikey|privatekey|accesskey|signingkey|sessionid|sessid|jwt|assertion|signature|credentials?)$/;
 
 /**
  * The URL as received, with the value of every secret-looking query parameter replaced;
@@ -63,5 +65,8 @@ function normalized(name: string): string {
   } catch {
     // a malformed escape: match the name as sent
   }
-  return decoded.toLowerCase().replace(/[-_.\s]/g, '');
+  return decoded
+    .toLowerCase()
+    .replace(/(?:\[[^\]]*\])+$/, '')
+    .replace(/[-_.\s]/g, '');
 }
