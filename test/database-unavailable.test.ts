@@ -10,8 +10,9 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { Problem } from '../src/http/problem';
 import { toProblem } from '../src/http/problem-mapping';
+import { browse, CookieJar } from './support/oauth-browser';
 import { expectProblem } from './support/problem';
-import { startTestApp } from './support/test-app';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /**
  * API.md §7 and docs/operations.md: while PostgreSQL restarts, requests are answered at
@@ -261,27 +262,37 @@ describe('other database errors keep their meaning', () => {
 // PGlite, the embedded database, cannot refuse connections.
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
+/** Runs `requests` while the API's database refuses connections, and ends its sessions. */
+async function whileRefusingConnections<T>(api: TestApp, requests: () => Promise<T>): Promise<T> {
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    const [{ name }] = await api.app
+      .get(DataSource)
+      .query<{ name: string }[]>('SELECT current_database() AS name');
+    await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+    try {
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      return await requests();
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
 onPostgres('a running API whose database stops taking connections', () => {
   it('answers its requests and readiness 503 with Retry-After, then serves again', async () => {
     const api = await startTestApp();
-    const admin = new Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
     try {
-      const [{ name }] = await api.app
-        .get(DataSource)
-        .query<{ name: string }[]>('SELECT current_database() AS name');
-      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
-      let list, ready;
-      try {
-        await admin.query(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
-          [name],
-        );
-        list = await api.get('/api/v1/products');
-        ready = await api.get('/health/ready', { auth: false });
-      } finally {
-        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
-      }
+      const [list, ready] = await whileRefusingConnections(api, async () => [
+        await api.get('/api/v1/products'),
+        await api.get('/health/ready', { auth: false }),
+      ]);
       const after = await api.get('/api/v1/products');
 
       for (const response of [list, ready]) {
@@ -291,7 +302,67 @@ onPostgres('a running API whose database stops taking connections', () => {
       expect(ready.body.detail).toBe('Not ready: database does not answer.');
       expect(after.status).toBe(200);
     } finally {
-      await admin.end();
+      await api.close();
+    }
+  });
+
+  it('answers the authorization server 503 temporarily_unavailable with Retry-After, then serves again', async () => {
+    const api = await startTestApp();
+    try {
+      const registered = await api.post('/api/v1/oauth-clients', {
+        name: 'Outage test',
+        redirectUris: ['https://client.example.com/callback'],
+        public: false,
+        scopes: ['products:read'],
+      });
+      expect(registered.status).toBe(201);
+      const { clientId, clientSecret } = registered.body as Record<string, string>;
+      const token = () =>
+        fetch(`${api.baseUrl}/oauth/token`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: 'grant_type=client_credentials&scope=products%3Aread',
+        });
+      const authorize = () =>
+        fetch(
+          `${api.baseUrl}/oauth/auth?${new URLSearchParams({
+            client_id: clientId,
+            redirect_uri: 'https://client.example.com/callback',
+            response_type: 'code',
+            scope: 'openid products:read',
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+          }).toString()}`,
+          { redirect: 'manual', headers: { Accept: 'text/html' } },
+        );
+
+      // a sign-in begun while the database answered
+      const jar = new CookieJar();
+      const started = await browse(jar, (await authorize()).url);
+      const signIn = new URL(started.headers.get('location') ?? '', api.baseUrl).href;
+      expect(started.status).toBe(303);
+      expect((await browse(jar, signIn)).status).toBe(200);
+
+      const [refusedToken, refusedAuthorization, refusedSignIn] = await whileRefusingConnections(
+        api,
+        () => Promise.all([token(), authorize(), browse(jar, signIn)]),
+      );
+      const after = await token();
+
+      expect(refusedToken.status).toBe(503);
+      expect(Number(refusedToken.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refusedToken.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(refusedAuthorization.status).toBe(503);
+      expect(Number(refusedAuthorization.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refusedAuthorization.text()).toContain('temporarily_unavailable');
+      expect(refusedSignIn.status).toBe(503);
+      expect(Number(refusedSignIn.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refusedSignIn.text()).toContain('temporarily_unavailable');
+      expect(after.status).toBe(200);
+    } finally {
       await api.close();
     }
   });

@@ -143,7 +143,12 @@ export function databaseUnavailable(error: unknown): boolean {
   return UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code);
 }
 
+/** The seconds a client is told to wait before retrying when the database is unreachable. */
+export const RETRY_AFTER_S = 5;
+
 /** 503: a dependency does not answer right now; retry in a few seconds (API.md §7). */
 export function serviceUnavailable(detail = 'The database is not reachable.'): Problem {
-  return new Problem('service_unavailable', detail, undefined, { 'Retry-After': '5' });
+  return new Problem('service_unavailable', detail, undefined, {
+    'Retry-After': String(RETRY_AFTER_S),
+  });
 }

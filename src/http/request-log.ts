@@ -1,17 +1,18 @@
+import type { IncomingMessage } from 'node:http';
 import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withoutSecrets } from './log-redaction';
 import { routePatternOf } from './route-pattern';
 
 /** Errors the app answered itself (problem filter, OAuth server), by request. */
-const serverErrors = new WeakMap<FastifyRequest['raw'], unknown>();
+const serverErrors = new WeakMap<IncomingMessage, unknown>();
 
 /**
  * Hands the error behind an answer to the request's log line: Nest's exception filter
  * and the OAuth server answer failures themselves, so Fastify never sees the error.
  */
-export function recordServerError(request: FastifyRequest, error: unknown): void {
-  serverErrors.set(request.raw, error);
+export function recordServerError(request: FastifyRequest | IncomingMessage, error: unknown): void {
+  serverErrors.set('raw' in request ? request.raw : request, error);
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Interaction, Provider } from 'oidc-provider';
+import { RETRY_AFTER_S } from '../../http/problem-mapping';
 import { ROLE_PERMISSIONS } from '../permissions';
 import { EMAIL_MAX_LENGTH } from '../users/user-email';
 import type { UsersService } from '../users/users.service';
 import { errorPage, loginPage } from './login-page';
+import { oauthUnavailable, TEMPORARILY_UNAVAILABLE } from './oauth-unavailable';
 import { interactionPath } from './provider-configuration';
 import type { SignInLimiter } from './sign-in-limiter';
 
@@ -147,7 +149,8 @@ export class LoginInteraction {
     try {
       const interaction = await this.provider.interactionDetails(req, res);
       if (interaction.uid === uid) return interaction;
-    } catch {
+    } catch (error) {
+      if (oauthUnavailable(error)) throw error;
       // no interaction cookie, or an expired interaction: answered below
     }
     html(
@@ -170,6 +173,16 @@ export class LoginInteraction {
       clientName: client?.clientName ?? clientId,
     };
   }
+}
+
+/** The sign-in page's answer while the database cannot be reached: 503 with Retry-After. */
+export function unavailablePage(res: ServerResponse): void {
+  res.setHeader('Retry-After', String(RETRY_AFTER_S));
+  html(
+    res,
+    503,
+    errorPage(TEMPORARILY_UNAVAILABLE.error, TEMPORARILY_UNAVAILABLE.error_description),
+  );
 }
 
 function html(res: ServerResponse, status: number, body: string): void {

@@ -2,12 +2,14 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { clientMetadata } from './oauth-client-metadata';
 import type { OAuthPayloadsRepository } from './oauth-payloads.repository';
+import { reachingDatabase } from './oauth-unavailable';
 
 /**
  * oidc-provider's storage on PostgreSQL: every model in `oauth_payloads`, so sessions,
  * codes, refresh tokens and grants are shared by all instances; clients are read from
  * `oauth_clients` (the /oauth-clients resource), never written through here, as dynamic
- * registration is off.
+ * registration is off. A database that cannot be reached is oidc-provider's
+ * `503 temporarily_unavailable` (oauth-unavailable.ts).
  */
 export function postgresAdapter(
   payloads: OAuthPayloadsRepository,
@@ -24,31 +26,31 @@ class PayloadAdapter implements Adapter {
   ) {}
 
   upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    return this.payloads.upsert(this.model, id, payload, expiresIn);
+    return reachingDatabase(this.payloads.upsert(this.model, id, payload, expiresIn));
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
-    return this.payloads.find(this.model, id);
+    return reachingDatabase(this.payloads.find(this.model, id));
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return this.payloads.findByUid(this.model, uid);
+    return reachingDatabase(this.payloads.findByUid(this.model, uid));
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    return this.payloads.findByUserCode(this.model, userCode);
+    return reachingDatabase(this.payloads.findByUserCode(this.model, userCode));
   }
 
   consume(id: string): Promise<void> {
-    return this.payloads.consume(this.model, id);
+    return reachingDatabase(this.payloads.consume(this.model, id));
   }
 
   destroy(id: string): Promise<void> {
-    return this.payloads.destroy(this.model, id);
+    return reachingDatabase(this.payloads.destroy(this.model, id));
   }
 
   revokeByGrantId(grantId: string): Promise<void> {
-    return this.payloads.revokeByGrantId(grantId);
+    return reachingDatabase(this.payloads.revokeByGrantId(grantId));
   }
 }
 
@@ -56,7 +58,7 @@ class ClientAdapter implements Adapter {
   constructor(private readonly clients: OAuthClientsRepository) {}
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
-    const client = await this.clients.findByClientId(clientId);
+    const client = await reachingDatabase(this.clients.findByClientId(clientId));
     return client ? clientMetadata(client) : undefined;
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Provider } from 'oidc-provider';
+import { RETRY_AFTER_S } from '../../http/problem-mapping';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problem-response';
 import { unmatchedRouteProblem } from '../../http/unmatched-routes';
 
@@ -73,7 +74,8 @@ type Middleware = Parameters<Provider['use']>[0];
  * problem instead, or a 405 problem with `Allow` when the path takes other methods. And
  * once oidc-provider is done, `req.url` is what the client sent again: it routes on a
  * rewritten one (the mount point cut off, root discovery paths mapped to its own), and
- * the request's log line, written when the answer ends, shows `req.url`.
+ * the request's log line, written when the answer ends, shows `req.url`. A 503 (the
+ * database cannot be reached, oauth-unavailable.ts) carries `Retry-After` as the API's does.
  *
  * Its URLs are on `origin`, the one the rest of the API links to (PUBLIC_URL when set,
  * base-url.ts): Koa would take scheme and host from the request, so discovery named an
@@ -92,6 +94,7 @@ export function apiEdges(
     const sent = sentRequestOf(ctx.req);
     try {
       await next();
+      if (ctx.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
       // oidc-provider gives a request an `oidc` context when one of its routes matches; its
       // CORS-enabled routes match OPTIONS, which they answer only as a preflight
       const matched = 'oidc' in ctx && ctx.method !== 'OPTIONS';

@@ -11,11 +11,12 @@ import { setRoutePattern } from '../../http/route-pattern';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
 import { ApiProvider } from './api-provider';
-import { LoginInteraction } from './login-interaction';
+import { LoginInteraction, unavailablePage } from './login-interaction';
 import { DOCS_FALLBACK_REDIRECT_PATH } from './oauth-client-metadata';
 import { postgresAdapter } from './oauth-adapter';
 import { apiEdges, oauthRoutePatternOf, type SentRequest } from './oauth-routes';
 import { OAuthPayloadsRepository } from './oauth-payloads.repository';
+import { oauthUnavailable } from './oauth-unavailable';
 import { builtInIssuer, OAUTH_PATH } from './oauth-urls';
 import { providerConfiguration } from './provider-configuration';
 import { SignInLimiter } from './sign-in-limiter';
@@ -106,7 +107,9 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       try {
         await this.serve(request, req, res, path, wellKnown !== undefined);
       } catch (error) {
-        recordServerError(request, error);
+        // only the sign-in page's own code throws here: oidc-provider answers its failures
+        if (oauthUnavailable(error) && !res.headersSent) return unavailablePage(res);
+        recordServerError(req, error);
         if (!res.headersSent) {
           res.statusCode = 500;
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -170,8 +173,9 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     provider.proxy = this.config.trustProxy !== false;
     provider.use(apiEdges(origin, (req) => this.sentRequests.get(req)));
     compareHashedClientSecrets(provider);
-    provider.on('server_error', (_ctx: unknown, error: unknown) => {
-      this.logger.error({ err: error }, 'OAuth server error');
+    // on the request's own log line, with its reqId, as the API's 500s are
+    provider.on('server_error', (ctx: { req: IncomingMessage }, error: unknown) => {
+      recordServerError(ctx.req, error);
     });
     return {
       provider,

@@ -11,6 +11,7 @@ import type { UsersService } from '../users/users.service';
 import { errorPage } from './login-page';
 import { GRANTABLE_PERMISSIONS } from '../oauth-clients/oauth-client-rules';
 import { docsClientMetadata, OIDC_SCOPES } from './oauth-client-metadata';
+import { reachingDatabase } from './oauth-unavailable';
 import { apiAudience, OAUTH_PATH } from './oauth-urls';
 import { SIGNING_ALG } from './signing-keys';
 import type { PrivateSigningJwk } from './signing-keys.repository';
@@ -105,11 +106,11 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     extraTokenClaims: async (_ctx, token: AccessToken | ClientCredentials) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
       if (accountId === undefined) return { roles: CLIENT_CREDENTIALS_ROLES };
-      const user = await deps.users.findById(accountId);
+      const user = await reachingDatabase(deps.users.findById(accountId));
       return { roles: user ? [...user.roles] : [] };
     },
     findAccount: async (_ctx, sub) => {
-      const user = await deps.users.findById(sub);
+      const user = await reachingDatabase(deps.users.findById(sub));
       if (!user) return undefined;
       return { accountId: user.id, claims: () => ({ sub: user.id }) };
     },
