@@ -68,6 +68,8 @@ export async function createApp(
     // On close, idle keep-alive connections are cut and requests in flight finish;
     // `true` would cut those too.
     forceCloseConnections: 'idle' as const,
+    // a request that comes in meanwhile gets the API's 503 problem (registerDrainHooks)
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     rewriteUrl: canonicalRequestTarget,
     // an HTTP/1.1 request without Host gets the API's 400 problem (request-target.ts),
@@ -97,10 +99,11 @@ export async function createApp(
   routes.attach(fastify);
   tagDocsUiFilesStrongly(fastify);
   registerResponseHooks(fastify, config);
-  registerDrainHooks(fastify);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is
   // refused (403) before authentication, as preflights carry no credentials.
   registerSecurityHeaders(fastify, config);
+  // a request that comes in while closing is refused next, with those headers
+  registerDrainHooks(fastify);
   await registerCors(fastify, config);
   refuseMalformedTargets(fastify);
 

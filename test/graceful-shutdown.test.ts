@@ -10,6 +10,7 @@ import { createWorkerContext } from '../src/events/deliveries/worker-context';
 import { Outbox } from '../src/events/outbox';
 import { onShutdownSignal } from '../src/shutdown';
 import { productBody } from './support/factories';
+import { parseAnswer } from './support/raw-http';
 import { createSharedDatabase } from './support/shared-database-apps';
 import { ADMIN_KEY, startTestAppOn, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -110,11 +111,35 @@ describe('SIGTERM on the API', () => {
       const answered = once(inFlight, 'response');
       inFlight.write(body.slice(0, 10));
       await routed;
+      // a connection whose next request is only half sent: it is not idle, so it stays open
+      const late = connect(port, '127.0.0.1');
+      const lateAnswer = new Promise<string>((resolve) => {
+        let received = '';
+        late.on('data', (chunk) => (received += String(chunk)));
+        late.on('close', () => resolve(received));
+      });
+      await once(late, 'connect');
+      late.write(`POST /api/v1/products HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+      await sleep(50);
 
       process.emit('SIGTERM', 'SIGTERM');
 
       await eventually(() => refusesConnections(port));
       expect(exit).not.toHaveBeenCalled();
+
+      // it comes in while closing: refused untouched, as the API's 503 problem
+      late.write(
+        `X-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const refused = parseAnswer(await lateAnswer);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refused.headers.get('connection')).toBe('close');
 
       inFlight.end(body.slice(10));
       const response = (await answered)[0] as IncomingMessage;
@@ -130,9 +155,10 @@ describe('SIGTERM on the API', () => {
       idle.destroy();
       busy.destroy();
     }
-    // the key's use by that last request was written by the final flush, after it ended
+    // the key's use by those last requests was written by the final flush, after they ended;
+    // the refused one counts, as every refused /api request does (API.md §8)
     expect(await query(database, 'SELECT sum(requests)::int AS n FROM api_key_usage')).toEqual([
-      { n: 1 },
+      { n: 2 },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import { serviceUnavailable } from './problem-mapping';
 
 /**
  * Nest's FastifyAdapter, closed requests first: on `app.close()` the server stops taking
@@ -26,12 +27,21 @@ export class DrainingFastifyAdapter extends FastifyAdapter {
  * was in flight would then stay open until keepAliveTimeout (72 s) and hold the close up
  * (fastify/fastify#7044). Answers sent while closing say `Connection: close`; those that
  * bypass onSend (the hijacked /oauth ones) have their connection closed once done.
+ *
+ * A request that arrives on a connection still open meanwhile is refused with the API's
+ * `503 service_unavailable` problem, untouched, so it may be sent again as it is (a POST
+ * included) to another instance. Fastify's own answer (`return503OnClosing`, turned off in
+ * app.factory.ts) was a bare JSON object without the request id or security headers;
+ * register this after the security headers' hook so the refusal carries them.
  */
 export function registerDrainHooks(fastify: FastifyInstance): void {
   let closing = false;
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
+  });
+  fastify.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? serviceUnavailable(SHUTTING_DOWN, SHUTTING_DOWN_RETRY_AFTER_S) : undefined);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (closing && request.raw.httpVersionMajor < 2) void reply.header('Connection', 'close');
@@ -42,3 +52,8 @@ export function registerDrainHooks(fastify: FastifyInstance): void {
     done();
   });
 }
+
+const SHUTTING_DOWN =
+  'This instance is shutting down and did not start on the request; send it again.';
+/** Another instance can take the request at once; this one will not come back soon. */
+const SHUTTING_DOWN_RETRY_AFTER_S = 1;

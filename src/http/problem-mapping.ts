@@ -147,8 +147,11 @@ export function databaseUnavailable(error: unknown): boolean {
 export const RETRY_AFTER_S = 5;
 
 /** 503: a dependency does not answer right now; retry in a few seconds (API.md §7). */
-export function serviceUnavailable(detail = 'The database is not reachable.'): Problem {
+export function serviceUnavailable(
+  detail = 'The database is not reachable.',
+  retryAfterS = RETRY_AFTER_S,
+): Problem {
   return new Problem('service_unavailable', detail, undefined, {
-    'Retry-After': String(RETRY_AFTER_S),
+    'Retry-After': String(retryAfterS),
   });
 }
