@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
-import type { Redis } from 'ioredis';
+import { Redis as IORedis, type Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-keys/api-key-hash';
 import { ApiKeyUsageRecorder } from '../src/auth/api-keys/api-key-usage.recorder';
 import { ApiKeyUsageRepository } from '../src/auth/api-keys/api-key-usage.repository';
 import { ApiKeysRepository } from '../src/auth/api-keys/api-keys.repository';
 import type { Role } from '../src/auth/permissions';
-import { REDIS } from '../src/redis/redis-client';
+import { RedisFixedWindowStore } from '../src/rate-limit/fixed-window.store';
+import { closeRedisClient, createRedisClient, REDIS } from '../src/redis/redis-client';
 import { productBody } from './support/factories';
 import { expectProblem } from './support/problem';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
@@ -373,12 +374,35 @@ describe('rate limits without REDIS_URL', () => {
   });
 });
 
-/** A TCP relay to the real Redis that the test can cut, as a Redis outage would. */
-async function startRedisRelay(): Promise<{ url: string; cut(): Promise<void> }> {
+interface RedisRelay {
+  url: string;
+  /** closes every connection and stops listening, as a stopped Redis would */
+  cut(): Promise<void>;
+  /** stops passing bytes on, connections left open, as over a partition */
+  silence(): void;
+  /** passes on again, what was held back first */
+  resume(): void;
+  /** the Redis commands named `name` the client sent while silenced */
+  sentWhileSilent(name: string): number;
+}
+
+/** A TCP relay to the real Redis that the test can cut or silence, as an outage would. */
+async function startRedisRelay(): Promise<RedisRelay> {
   const target = new URL(REDIS_URL);
   const sockets = new Set<Socket>();
+  const held: { to: Socket; chunk: Buffer }[] = [];
+  let silent = false;
+  let sentWhileSilent = '';
   const server: Server = createServer((client) => {
     const upstream = connect(Number(target.port || 6379), target.hostname);
+    const relay = (from: Socket, to: Socket) =>
+      from.on('data', (chunk: Buffer) => {
+        if (!silent) return void to.write(chunk);
+        held.push({ to, chunk });
+        if (from === client) sentWhileSilent += chunk.toString('latin1');
+      });
+    relay(client, upstream);
+    relay(upstream, client);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('error', () => undefined);
@@ -387,7 +411,6 @@ async function startRedisRelay(): Promise<{ url: string; cut(): Promise<void> }>
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -398,6 +421,17 @@ async function startRedisRelay(): Promise<{ url: string; cut(): Promise<void> }>
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),
+    silence: () => {
+      silent = true;
+    },
+    resume: () => {
+      silent = false;
+      for (const { to, chunk } of held.splice(0)) to.write(chunk);
+    },
+    // RESP: a command's name is a bulk string, `$<length>\r\n<name>\r\n`, in any case
+    sentWhileSilent: (name) =>
+      sentWhileSilent.toLowerCase().split(`\r\n$${name.length}\r\n${name.toLowerCase()}\r\n`)
+        .length - 1,
   };
 }
 
@@ -456,6 +490,43 @@ describe('rate limits while Redis is unreachable', () => {
       expectRateLimited(during[3]);
     } finally {
       await api.close();
+      await relay.cut();
+    }
+  });
+
+  it('stops asking a Redis that does not answer, and asks again once it does', async () => {
+    const relay = await startRedisRelay();
+    const redis = createRedisClient(relay.url);
+    const direct = new IORedis(REDIS_URL);
+    const prefix = `rate-limit-test:${randomBytes(6).toString('hex')}:`;
+    const store = new RedisFixedWindowStore(redis, prefix, 200);
+    const hit = () => store.hit('caller', 60_000);
+    try {
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      const before = await hit();
+
+      relay.silence();
+      const during = [];
+      for (let i = 0; i < 5; i += 1) during.push(await hit());
+      const askedWhileSilent = relay.sentWhileSilent('EVALSHA') + relay.sentWhileSilent('EVAL');
+      relay.resume();
+      // back in Redis: a count that agrees with the one Redis keeps
+      let after = await hit();
+      for (let i = 0; i < 100 && after.hits !== Number(await direct.get(`${prefix}caller`)); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = await hit();
+      }
+
+      expect(before.hits).toBe(1);
+      // counted in memory from the first unanswered command on, the client's time-out
+      expect(during.map((count) => count.hits)).toEqual([1, 2, 3, 4, 5]);
+      // only that first request asked Redis; the others did not wait on it
+      expect(askedWhileSilent).toBe(1);
+      expect(after.hits).toBe(Number(await direct.get(`${prefix}caller`)));
+      expect(after.hits).toBeLessThan(5);
+    } finally {
+      await closeRedisClient(redis);
+      direct.disconnect();
       await relay.cut();
     }
   });

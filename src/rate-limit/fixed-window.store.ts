@@ -80,21 +80,35 @@ type RedisWithHit = Redis & {
   rateLimitHit(key: string, ttlMs: number): Promise<[number, number]>;
 };
 
+/** After Redis failed to answer, how long counting stays in memory before Redis is tried. */
+const RETRY_REDIS_AFTER_MS = 5_000;
+
 /**
  * Counters in Redis, shared by every instance (API.md §8). When Redis cannot answer, the
  * request is counted in this instance's memory instead and served: a Redis outage weakens
- * the limit to one budget per instance, it never turns into errors. Counting returns to
- * Redis as soon as it answers again.
+ * the limit to one budget per instance, it never turns into errors.
+ *
+ * A Redis that stops answering without closing the connection (a partition, a frozen
+ * host) fails each command only at the client's command time-out (half a second,
+ * redis-client.ts), which every request would wait out. So after a failure, requests skip
+ * Redis for `retryAfterMs`; then a `PING`, which no request waits for, tries it, and
+ * counting returns to Redis once one is answered. Written here rather than with a circuit
+ * breaker library (opossum): the fallback and the probe are this store's own, and a
+ * breaker's per-call statistics and events would sit on every request's path.
  */
 export class RedisFixedWindowStore extends FixedWindowStore {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: RedisWithHit;
   private readonly fallback = new MemoryFixedWindowStore();
   private degraded = false;
+  /** While set, Redis failed: skip it until this time, then probe it. */
+  private skipRedisUntil = 0;
+  private probing = false;
 
   constructor(
     redis: Redis,
     private readonly keyPrefix = 'rate-limit:',
+    private readonly retryAfterMs = RETRY_REDIS_AFTER_MS,
   ) {
     super();
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
@@ -104,16 +118,35 @@ export class RedisFixedWindowStore extends FixedWindowStore {
   async hit(key: string, ttlMs: number): Promise<WindowCount> {
     // Not connected: no point waiting for a command that cannot be sent.
     if (this.redis.status !== 'ready') return this.fallBack(key, ttlMs, 'not connected');
+    if (this.skipRedisUntil !== 0) {
+      if (Date.now() >= this.skipRedisUntil) this.probe();
+      return this.fallback.hit(key, ttlMs);
+    }
     try {
       const [hits, resetInMs] = await this.redis.rateLimitHit(this.keyPrefix + key, ttlMs);
-      if (this.degraded) {
-        this.degraded = false;
-        this.logger.log('Rate limits are counted in Redis again');
-      }
+      this.recovered();
       return { hits: Number(hits), resetInMs: Number(resetInMs) };
     } catch (error) {
+      this.skipRedisUntil = Date.now() + this.retryAfterMs;
       return this.fallBack(key, ttlMs, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** One PING at a time; answered, counting returns to Redis, else it waits again. */
+  private probe(): void {
+    if (this.probing) return;
+    this.probing = true;
+    this.redis.ping().then(
+      () => {
+        this.probing = false;
+        this.skipRedisUntil = 0;
+        this.recovered();
+      },
+      () => {
+        this.probing = false;
+        this.skipRedisUntil = Date.now() + this.retryAfterMs;
+      },
+    );
   }
 
   private fallBack(key: string, ttlMs: number, reason: string): Promise<WindowCount> {
@@ -124,5 +157,11 @@ export class RedisFixedWindowStore extends FixedWindowStore {
       );
     }
     return this.fallback.hit(key, ttlMs);
+  }
+
+  private recovered(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.logger.log('Rate limits are counted in Redis again');
   }
 }
