@@ -12,11 +12,14 @@ async function main(): Promise<void> {
   if (url === undefined) {
     embedded = await startEmbeddedPostgres(config.embeddedDbDir);
     url = embedded.url;
+  }
+  const app = await createApp(config, { url, embedded: embedded !== undefined });
+  // logged once the app's logger is in place: JSON in production, like every other line
+  if (embedded) {
     logger.log(
       `No DATABASE_URL: embedded database in ${config.embeddedDbDir} (development and demos only)`,
     );
   }
-  const app = await createApp(config, { url, embedded: embedded !== undefined });
 
   // On SIGTERM/SIGINT: stop taking connections and let requests in flight finish
   // (DrainingFastifyAdapter), then the webhook worker, the pool, and last the embedded
