@@ -12,7 +12,7 @@ import { serveOnlyDocsUiFiles, tagDocsUiFilesStrongly } from './docs/docs-ui-fil
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
 import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
-import { clientErrorHandler } from './http/client-errors';
+import { ClientErrors } from './http/client-errors';
 import { registerCors } from './http/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
 import { serveUnknownExpectations } from './http/expectations';
@@ -57,6 +57,8 @@ export async function createApp(
   const logging = requestLogging(logger);
   // malformed URLs and over-long path parameters, refused before any route or hook
   const frameworkErrors = new FrameworkErrors(config, MAX_PARAM_LENGTH, logging.logController!);
+  // bytes the HTTP parser refuses, before any request exists
+  const clientErrors = new ClientErrors(config, logger);
   const options = {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
@@ -64,7 +66,7 @@ export async function createApp(
     trustProxy: config.trustProxy,
     ...logging,
     frameworkErrors: frameworkErrors.handler,
-    clientErrorHandler: clientErrorHandler(config, logger),
+    clientErrorHandler: clientErrors.handler,
     // On close, idle keep-alive connections are cut and requests in flight finish;
     // `true` would cut those too.
     forceCloseConnections: 'idle' as const,
@@ -124,6 +126,7 @@ export async function createApp(
   // request count and latency by route pattern and status, for GET /metrics
   registerMetricsHooks(fastify, app.get(Metrics));
   frameworkErrors.countIn(app.get(Metrics), app.get(RateLimiter));
+  clientErrors.countIn(app.get(Metrics));
 
   serveOnlyDocsUiFiles(fastify);
   await loadGeneratedPluginMetadata();

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import { Outbox } from '../src/events/outbox';
 import { createProduct } from './support/factories';
+import { parseAnswer, rawExchange } from './support/raw-http';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -84,6 +85,30 @@ describe('metrics', () => {
     // a method the route does not serve is no route's, as for the API's own routes
     expect(count('DELETE', 'unmatched', 405)).toBe(1);
     expect(text).not.toContain('no-such-uid');
+  });
+
+  it('counts requests the HTTP parser refused, under route unmatched, any odd method as other', async () => {
+    const refused = (method: string) => ({ method, route: 'unmatched', status: '400' });
+    const count = async (method: string) =>
+      sample(
+        (await api.get('/metrics', { auth: false })).text,
+        'http_requests_total',
+        refused(method),
+      ) ?? 0;
+    const before = { GET: await count('GET'), other: await count('other') };
+
+    const answers = [
+      await rawExchange(
+        api.baseUrl,
+        'GET /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      ),
+      await rawExchange(api.baseUrl, 'FROB /api/v1/products HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ];
+
+    expect(answers.map((answer) => parseAnswer(answer).status)).toEqual([400, 400]);
+    expect(await count('GET')).toBe(before.GET + 1);
+    expect(await count('other')).toBe(before.other + 1);
+    expect((await api.get('/metrics', { auth: false })).text).not.toContain('FROB');
   });
 
   it('does not count its own scrapes and is not rate-limited', async () => {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { METHODS, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import type { Metrics } from '../metrics/metrics';
+import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
 import { Problem } from './problem';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
 import { localAuthority } from './base-url';
@@ -32,15 +34,33 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
  *
  * Everything is `400 bad_request`: the contract's codes have one status each, and none is
  * 431 or 408 (headers too large, a request not received in time). The detail says which.
- * No rate-limit headers: there is no request to count, nor a caller to count it for.
+ * No rate-limit headers: there is no request to count, nor a caller to count it for. The
+ * answer is counted in `/metrics`, as every other is.
  */
-export function clientErrorHandler(config: AppConfig, logger: Logger | undefined) {
-  const security = securityHeaders(helmetOptions(config))
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  return (error: ConnectionError, socket: Socket): void => {
+export class ClientErrors {
+  private readonly security: string;
+  private metrics?: Metrics;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly logger: Logger | undefined,
+  ) {
+    this.security = securityHeaders(helmetOptions(config))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+  }
+
+  /** Counts these answers in `/metrics` (route `unmatched`), once the app's Metrics exist. */
+  countIn(metrics: Metrics): void {
+    this.metrics = metrics;
+  }
+
+  /** Fastify's `clientErrorHandler` option. */
+  readonly handler = (error: ConnectionError, socket: Socket): void => {
     // a connection reset or closed meanwhile: nobody to answer
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const started = performance.now();
+    const { config } = this;
     // a Buffer at run time (Node's `clientError`), whatever Fastify's typings say
     const head = headOf(error.rawPacket);
     const id = head.requestId ?? randomUUID();
@@ -54,7 +74,7 @@ export function clientErrorHandler(config: AppConfig, logger: Logger | undefined
       `${config.tls ? 'https' : 'http'}://${head.host ?? localAuthority(socket)}`;
     const body = JSON.stringify(problemBody(problem, { url, id }, origin));
     // the shape of every request's line (request-log.ts), with the parser's error code
-    logger?.info(
+    this.logger?.info(
       {
         reqId: id,
         method: head.method,
@@ -72,11 +92,18 @@ export function clientErrorHandler(config: AppConfig, logger: Logger | undefined
             `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
             `Content-Length: ${Buffer.byteLength(body)}\r\n` +
             `X-Request-Id: ${id}\r\n` +
-            security +
+            this.security +
             `Connection: close\r\n\r\n${body}`,
         );
       }
       socket.destroy();
+      this.metrics?.recordHttp(
+        // any token the client sent would be a series of its own
+        head.method !== undefined && METHODS.includes(head.method) ? head.method : 'other',
+        UNMATCHED_ROUTE,
+        problem.status,
+        (performance.now() - started) / 1000,
+      );
     };
     // A pipelined request received in full before the refused bytes may still be running:
     // its answer goes out in full first (writing now would cut into it, destroying would
