@@ -103,7 +103,7 @@ export async function createApp(
   registerResponseHooks(fastify, config);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is
   // refused (403) before authentication, as preflights carry no credentials.
-  registerSecurityHeaders(fastify, config);
+  registerSecurityHeaders(adapter, config);
   // a request that comes in while closing is refused next, with those headers
   registerDrainHooks(fastify);
   await registerCors(fastify, config);

@@ -169,6 +169,28 @@ describe('refusals of what links cannot be built on', () => {
     expect([missing.status, missing.body.errors?.[0]?.field]).toEqual([400, 'Host']);
   });
 
+  it('answers a target that is no path (OPTIONS *) with the 404 problem and every answer’s headers', async () => {
+    const answers = await Promise.all(
+      ['OPTIONS *', 'GET *', 'GET *api/v1/products'].map((line) =>
+        rawExchange(
+          api.baseUrl,
+          `${line} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+        ).then(parseAnswer),
+      ),
+    );
+
+    for (const answer of answers) {
+      expect([answer.status, answer.body.code, answer.headers.get('allow')]).toEqual([
+        404,
+        'not_found',
+        undefined,
+      ]);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(answer.headers.get('x-request-id')).toBe(answer.body.requestId);
+    }
+  });
+
   it('serves no absolute-form target of another scheme', async () => {
     const answer = await get('ftp://shop.example/api/v1/products');
 

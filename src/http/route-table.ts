@@ -34,9 +34,14 @@ export class RouteTable {
     });
   }
 
-  /** The methods `url` (path and query) answers to; empty when the path is unknown. */
+  /**
+   * The methods `url` (path and query) answers to; empty when the path is unknown, or is
+   * no path at all (`*`, `*api/v1/products`: find-my-way would read the first character
+   * as the leading `/`, and Nest's adapter sends such a target to the not-found handler).
+   */
   allowedMethods(url: string): string[] {
     const path = url.split('?')[0];
+    if (path.charCodeAt(0) !== 0x2f /* '/' */) return [];
     return [...this.methods].filter((m) => this.serves(m, path)).sort();
   }
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '../config/app-config';
 
@@ -56,13 +56,18 @@ export function securityHeaders(options: HelmetOptions): [string, string][] {
 }
 
 /**
- * Every answer carries the security headers, set on the raw response in the first hook,
- * so answers written past Fastify's reply (the hijacked /oauth routes) carry them too.
+ * Every answer carries the security headers, set on the raw response before anything else
+ * runs, so answers written past Fastify's reply (the hijacked /oauth routes) carry them
+ * too. Through the adapter's security-hook slot (Nest's `registerSecurityHook`, the one
+ * `app.useSecurityHeaders()` would take) rather than a hook of our own: Nest's adapter
+ * adds its `onRequest` hooks first, and one of them sends a request target that is not a
+ * path (`OPTIONS *`) to the not-found handler before any later hook runs; its slot runs
+ * before that.
  */
-export function registerSecurityHeaders(fastify: FastifyInstance, config: AppConfig): void {
+export function registerSecurityHeaders(adapter: FastifyAdapter, config: AppConfig): void {
   const headers = securityHeaders(helmetOptions(config));
-  fastify.addHook('onRequest', (request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
-    done();
+  adapter.registerSecurityHook((_request, response) => {
+    for (const [name, value] of headers) response.setHeader(name, value);
+    return undefined;
   });
 }
