@@ -66,5 +66,6 @@ export const ApiIfMatch = () =>
     schema: { type: 'string', maxLength: 16384 },
   });
 
-export const ApiDeleted = () =>
-  applyDecorators(HttpCode(204), ApiNoContentResponse({ description: 'Deleted (archived).' }));
+/** `204` with what it means for this resource: `Deleted.`, `Archived: …`, `Revoked.` */
+export const ApiDeleted = (description = 'Deleted.') =>
+  applyDecorators(HttpCode(204), ApiNoContentResponse({ description }));

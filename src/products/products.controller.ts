@@ -112,7 +112,9 @@ function productsController<Dto, Write, PatchBody>(api: ProductsVersion<Dto, Wri
     @RequirePermission('products:write')
     @ApiOperation({ operationId: 'deleteProduct', summary: 'Archive a product' })
     @ApiIfMatch()
-    @ApiDeleted()
+    @ApiDeleted(
+      'Archived: the product and its inventory item are 404 and out of every list from now on, and its sku stays taken; orders keep their snapshot of it.',
+    )
     async remove(@ResourceId('product') id: string, @IfMatch() versions?: number[]): Promise<void> {
       await this.products.archive(id, versions);
     }

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { hashApiKey } from '../../src/auth/api-keys/api-key-hash';
 import { createProduct } from './factories';
 import type { RequestOptions, TestApp } from './test-app';
 
@@ -83,7 +84,9 @@ export async function setOrderStatus(api: TestApp, id: string, status: string) {
 
 /**
  * An API key with `role` (and, for customers, the customer it acts for), written straight
- * to the database: the /api-keys resource is not built yet. Returns the key and its subject.
+ * to the database as /api-keys would store it: tests of other resources need a key of a
+ * role without an admin round trip (test/api-keys.test.ts covers the resource). Returns the
+ * key and its subject.
  */
 export async function createApiKey(
   api: TestApp,
@@ -96,14 +99,7 @@ export async function createApiKey(
     .get(DataSource)
     .query(
       `INSERT INTO api_keys (id, name, prefix, key_hash, role, customer_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [
-        id,
-        `${role} test key`,
-        key.slice(0, 10),
-        createHash('sha256').update(key).digest('hex'),
-        role,
-        customerId,
-      ],
+      [id, `${role} test key`, key.slice(0, 10), hashApiKey(key), role, customerId],
     );
   return { key, subject: `api_key:${id}`, as: { headers: { 'X-API-Key': key } } };
 }
@@ -112,8 +108,6 @@ export async function createApiKey(
 export async function adminSubject(api: TestApp, adminKey: string): Promise<string> {
   const rows: { id: string }[] = await api.app
     .get(DataSource)
-    .query(`SELECT id FROM api_keys WHERE key_hash = $1`, [
-      createHash('sha256').update(adminKey).digest('hex'),
-    ]);
+    .query(`SELECT id FROM api_keys WHERE key_hash = $1`, [hashApiKey(adminKey)]);
   return `api_key:${rows[0].id}`;
 }

@@ -78,7 +78,7 @@ export class ApiKeysController {
     description: REVOKE_DESCRIPTION,
   })
   @ApiIfMatch()
-  @ApiDeleted()
+  @ApiDeleted('Revoked.')
   async revoke(@ResourceId('API key') id: string, @IfMatch() versions?: number[]): Promise<void> {
     await this.keys.revoke(id, versions);
   }
