@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PreparedStatement } from '../database/prepared-statement';
-import { BeforeCommit, inTransaction } from '../database/transaction';
 import { updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -136,7 +135,6 @@ export class InventoryRepository {
     @InjectRepository(InventoryItemEntity) private readonly items: Repository<InventoryItemEntity>,
     @InjectRepository(InventoryAdjustmentEntity)
     private readonly adjustments: Repository<InventoryAdjustmentEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cursors: CursorCodec,
   ) {}
 
@@ -169,83 +167,77 @@ export class InventoryRepository {
   }
 
   /**
-   * PUT and PATCH: the new levels under the row lock. A change of on-hand stock is
-   * recorded in the ledger as the difference, in the same transaction, so the ledger
-   * explains every unit on hand however it was set.
+   * PUT and PATCH, inside the caller's transaction: the new levels under the row lock. A
+   * change of on-hand stock is recorded in the ledger as the difference, in the same
+   * transaction, so the ledger explains every unit on hand however it was set.
    */
-  update(
+  async update(
+    manager: EntityManager,
     sku: string,
     expectedVersions: number[] | undefined,
     change: (current: InventoryItemEntity) => Partial<InventoryItemEntity>,
   ): Promise<InventoryItemEntity | null> {
-    return this.dataSource.transaction(async (manager) => {
-      let onHandBefore = 0;
-      const updated = await updateWithLock(manager, InventoryItemEntity, 'i', {
-        keyColumn: 'i.sku',
-        key: sku,
-        expectedVersions,
-        change: (current) => {
-          onHandBefore = current.quantityOnHand;
-          return change(current);
-        },
-      });
-      if (updated && updated.quantityOnHand !== onHandBefore) {
-        await recordInLedger(manager, {
-          sku,
-          delta: updated.quantityOnHand - onHandBefore,
-          reason: `quantityOnHand set to ${updated.quantityOnHand}`,
-          quantityOnHand: updated.quantityOnHand,
-          quantityReserved: updated.quantityReserved,
-        });
-      }
-      return updated;
+    let onHandBefore = 0;
+    const updated = await updateWithLock(manager, InventoryItemEntity, 'i', {
+      keyColumn: 'i.sku',
+      key: sku,
+      expectedVersions,
+      change: (current) => {
+        onHandBefore = current.quantityOnHand;
+        return change(current);
+      },
     });
+    if (updated && updated.quantityOnHand !== onHandBefore) {
+      await recordInLedger(manager, {
+        sku,
+        delta: updated.quantityOnHand - onHandBefore,
+        reason: `quantityOnHand set to ${updated.quantityOnHand}`,
+        quantityOnHand: updated.quantityOnHand,
+        quantityReserved: updated.quantityReserved,
+      });
+    }
+    return updated;
   }
 
   /**
-   * Applies `delta` to on-hand stock with one guarded UPDATE, so concurrent adjustments
-   * never lose one another and stock stays between what is reserved and `maxOnHand`; the
-   * ledger row is written in the same transaction (recordInLedger).
+   * Applies `delta` to on-hand stock inside the caller's transaction, with one guarded
+   * UPDATE, so concurrent adjustments never lose one another and stock stays between what
+   * is reserved and `maxOnHand`; the ledger row is written in the same transaction
+   * (recordInLedger).
    */
-  adjust(
+  async adjust(
+    manager: EntityManager,
     sku: string,
     delta: number,
     reason: string,
     maxOnHand: number,
-    beforeCommit?: BeforeCommit,
   ): Promise<AdjustmentResult> {
-    return inTransaction(
-      this.dataSource,
-      async (manager) => {
-        let level = await applyDelta(manager, sku, delta, maxOnHand);
-        if (!level) {
-          // Refused, or no such item. The reason is read from the row locked FOR UPDATE, so
-          // it holds until this transaction ends: a write committed after the UPDATE missed
-          // cannot make the answer wrong.
-          const current = await manager
-            .createQueryBuilder(InventoryItemEntity, 'i')
-            .where('i.sku = :sku AND i.archived_at IS NULL', { sku })
-            .setLock('pessimistic_write')
-            .getOne();
-          if (!current) return { missing: true };
-          const after = current.quantityOnHand + delta;
-          if (after < current.quantityReserved) return { short: current };
-          if (delta > 0 && after > maxOnHand) return { over: current };
-          // Such a write made room after all; with the row locked this one now applies.
-          level = await applyDelta(manager, sku, delta, maxOnHand);
-          if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
-        }
-        const id = await recordInLedger(manager, {
-          sku,
-          delta,
-          reason,
-          quantityOnHand: level.quantity_on_hand,
-          quantityReserved: level.quantity_reserved,
-        });
-        return { applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id }) };
-      },
-      beforeCommit,
-    );
+    let level = await applyDelta(manager, sku, delta, maxOnHand);
+    if (!level) {
+      // Refused, or no such item. The reason is read from the row locked FOR UPDATE, so
+      // it holds until this transaction ends: a write committed after the UPDATE missed
+      // cannot make the answer wrong.
+      const current = await manager
+        .createQueryBuilder(InventoryItemEntity, 'i')
+        .where('i.sku = :sku AND i.archived_at IS NULL', { sku })
+        .setLock('pessimistic_write')
+        .getOne();
+      if (!current) return { missing: true };
+      const after = current.quantityOnHand + delta;
+      if (after < current.quantityReserved) return { short: current };
+      if (delta > 0 && after > maxOnHand) return { over: current };
+      // Such a write made room after all; with the row locked this one now applies.
+      level = await applyDelta(manager, sku, delta, maxOnHand);
+      if (!level) throw new Error(`adjustment of ${sku} refused under its row lock`);
+    }
+    const id = await recordInLedger(manager, {
+      sku,
+      delta,
+      reason,
+      quantityOnHand: level.quantity_on_hand,
+      quantityReserved: level.quantity_reserved,
+    });
+    return { applied: await manager.findOneByOrFail(InventoryAdjustmentEntity, { id }) };
   }
 
   /**

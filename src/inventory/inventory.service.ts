@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { BeforeCommit } from '../database/transaction';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { type BeforeCommit, inTransaction } from '../database/transaction';
 import { ConflictProblem, NotFoundProblem, Problem, ValidationProblem } from '../http/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
@@ -16,7 +18,10 @@ export interface StockLevelInput {
 /** Stock levels: set (PUT/PATCH), adjusted (relative), listed. Reservations belong to orders. */
 @Injectable()
 export class InventoryService {
-  constructor(private readonly inventory: InventoryRepository) {}
+  constructor(
+    private readonly inventory: InventoryRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   list(filters: InventoryFilters, page: PageRequest): Promise<Page<InventoryItemEntity>> {
     return this.inventory.list(filters, page);
@@ -40,14 +45,16 @@ export class InventoryService {
     input: StockLevelInput,
     versions?: number[],
   ): Promise<InventoryItemEntity> {
-    const updated = await this.inventory.update(sku, versions, (current) => {
-      if (input.quantityOnHand !== undefined && input.quantityOnHand < current.quantityReserved) {
-        throw new ConflictProblem(
-          `quantityOnHand cannot be below the ${current.quantityReserved} units reserved for open orders.`,
-        );
-      }
-      return { ...input };
-    });
+    const updated = await inTransaction(this.dataSource, (manager) =>
+      this.inventory.update(manager, sku, versions, (current) => {
+        if (input.quantityOnHand !== undefined && input.quantityOnHand < current.quantityReserved) {
+          throw new ConflictProblem(
+            `quantityOnHand cannot be below the ${current.quantityReserved} units reserved for open orders.`,
+          );
+        }
+        return { ...input };
+      }),
+    );
     return updated ?? notFound(sku);
   }
 
@@ -61,7 +68,11 @@ export class InventoryService {
     reason: string,
     beforeCommit?: BeforeCommit,
   ): Promise<InventoryAdjustmentEntity> {
-    const result = await this.inventory.adjust(sku, delta, reason, MAX_QUANTITY, beforeCommit);
+    const result = await inTransaction(
+      this.dataSource,
+      (manager) => this.inventory.adjust(manager, sku, delta, reason, MAX_QUANTITY),
+      beforeCommit,
+    );
     if ('applied' in result) return result.applied;
     if ('missing' in result) notFound(sku);
     if ('over' in result) {
