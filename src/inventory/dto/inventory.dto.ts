@@ -14,6 +14,7 @@ import { QueryBoolean } from '../../common/dto/query-transforms';
 import { ApiVersionProperty, PG_INTEGER_MAX } from '../../http/openapi.decorators';
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
+import { IsLine } from '../../common/dto/text';
 
 /** The most units PUT and PATCH set, and the most an adjustment can bring on hand. */
 export const MAX_QUANTITY = 1_000_000_000;
@@ -87,6 +88,7 @@ export class AdjustmentWriteDto {
   /** @example "cycle count correction" */
   @IsString()
   @Length(1, 500)
+  @IsLine()
   reason: string;
 }
 

@@ -4,6 +4,7 @@ import { IsFullDate } from '../../common/dto/date-time';
 import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { IsOmittable } from '../../common/dto/omittable';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';
+import { IsText } from '../../common/dto/text';
 
 export const MAX_NOTES_LENGTH = 2000;
 
@@ -33,6 +34,7 @@ export class InvoiceCreateDto {
   @IsOptional()
   @IsString()
   @MaxLength(MAX_NOTES_LENGTH)
+  @IsText()
   notes?: string | null;
 }
 
@@ -51,6 +53,7 @@ export class InvoicePatchDto {
   @IsOptional()
   @IsString()
   @MaxLength(MAX_NOTES_LENGTH)
+  @IsText()
   notes?: string | null;
 }
 

@@ -19,6 +19,7 @@ import {
 import { IsOmittable } from '../../common/dto/omittable';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status';
+import { IsLine, IsText } from '../../common/dto/text';
 
 export const MAX_ORDER_LINES = 100;
 export const MAX_LINE_QUANTITY = 10_000;
@@ -31,27 +32,32 @@ export class ShippingAddressDto {
    */
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name: string;
 
   /** @example "12 Market Street" */
   @IsString()
   @Length(1, 200)
+  @IsLine()
   line1: string;
 
   /** Apartment, floor, company; omitted or null means none. */
   @IsOptional()
   @IsString()
   @Length(1, 200)
+  @IsLine()
   line2?: string | null;
 
   /** @example "Berlin" */
   @IsString()
   @Length(1, 100)
+  @IsLine()
   city: string;
 
   /** @example "10115" */
   @IsString()
   @Length(1, 20)
+  @IsLine()
   postalCode: string;
 
   /**
@@ -99,6 +105,7 @@ export class OrderCreateDto {
   @IsOptional()
   @IsString()
   @MaxLength(2000)
+  @IsText()
   notes?: string | null;
 
   /**
@@ -125,6 +132,7 @@ export class OrderPatchDto {
   @IsOptional()
   @IsString()
   @MaxLength(2000)
+  @IsText()
   notes?: string | null;
 }
 

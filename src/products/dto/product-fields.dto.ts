@@ -8,6 +8,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { IsOmittable } from '../../common/dto/omittable';
+import { IsLine, IsText } from '../../common/dto/text';
 
 export const SKU_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** SKUs that match the pattern but that no URL can name: `/inventory/..` is `/`. */
@@ -32,17 +33,20 @@ export class ProductFieldsDto {
   /** @example "Red T-shirt, size M" */
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name: string;
 
   /** Free text; omitted or null means none. */
   @IsOptional()
   @IsString()
   @MaxLength(5000)
+  @IsText()
   description?: string | null;
 
   /** @example "apparel" */
   @IsString()
   @Length(1, 100)
+  @IsLine()
   category: string;
 
   /** Inactive products stay visible but cannot be ordered. Defaults to true. */

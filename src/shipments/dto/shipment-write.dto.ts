@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { UUID_MESSAGE, UUID_PATTERN } from '../../common/dto/uuid';
 import { IsOmittable } from '../../common/dto/omittable';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../shipment-status';
+import { IsLine } from '../../common/dto/text';
 
 export const MAX_CARRIER_LENGTH = 100;
 export const MAX_TRACKING_NUMBER_LENGTH = 100;
@@ -25,6 +26,7 @@ export class ShipmentCreateDto {
    */
   @IsString()
   @Length(1, MAX_CARRIER_LENGTH)
+  @IsLine()
   carrier: string;
 
   /**
@@ -34,6 +36,7 @@ export class ShipmentCreateDto {
   @IsOptional()
   @IsString()
   @Length(1, MAX_TRACKING_NUMBER_LENGTH)
+  @IsLine()
   trackingNumber?: string | null;
 }
 
@@ -56,6 +59,7 @@ export class ShipmentPatchDto {
   @IsOmittable()
   @IsString()
   @Length(1, MAX_CARRIER_LENGTH)
+  @IsLine()
   carrier?: string;
 
   /**
@@ -65,5 +69,6 @@ export class ShipmentPatchDto {
   @IsOptional()
   @IsString()
   @Length(1, MAX_TRACKING_NUMBER_LENGTH)
+  @IsLine()
   trackingNumber?: string | null;
 }

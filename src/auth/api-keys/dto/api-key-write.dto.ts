@@ -1,6 +1,7 @@
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { IsRfc3339 } from '../../../common/dto/date-time';
 import { type Role, ROLES } from '../../permissions';
+import { IsLine } from '../../../common/dto/text';
 
 /** POST body of /api-keys. */
 export class ApiKeyCreateDto {
@@ -10,6 +11,7 @@ export class ApiKeyCreateDto {
    */
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name: string;
 
   /**

@@ -14,6 +14,7 @@ import {
 import { IsOmittable } from '../../../common/dto/omittable';
 import type { Permission } from '../../permissions';
 import { ALL_PERMISSIONS, MAX_REDIRECT_URIS, REDIRECT_URI_PATTERN } from '../oauth-client-rules';
+import { IsLine } from '../../../common/dto/text';
 
 /** The items of `redirectUris`, documented as validated (the `each` rules below). */
 const REDIRECT_URI_ITEMS = {
@@ -31,6 +32,7 @@ export class OAuthClientCreateDto {
    */
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name: string;
 
   /**
@@ -86,6 +88,7 @@ export class OAuthClientPatchDto {
   @IsOmittable()
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name?: string;
 
   /**

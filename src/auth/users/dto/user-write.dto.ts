@@ -11,6 +11,7 @@ import {
 } from 'class-validator';
 import { MAX_ROLES, type Role, ROLES } from '../../permissions';
 import { IsUserEmail } from '../user-email';
+import { IsLine } from '../../../common/dto/text';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -63,6 +64,7 @@ export class UserCreateDto {
   @IsOptional()
   @IsString()
   @Length(1, 200)
+  @IsLine()
   name?: string | null;
 }
 

@@ -15,6 +15,7 @@ import {
 import { IsOmittable } from '../../../common/dto/omittable';
 import { ABSOLUTE_URI_PATTERN, URI_MESSAGE } from '../../../common/dto/uri';
 import { EVENT_TYPES } from '../../event-types';
+import { IsText } from '../../../common/dto/text';
 
 /** What an endpoint may subscribe to: each event type, or `*` for all (also future) types. */
 export const SUBSCRIBABLE = [...Object.keys(EVENT_TYPES), '*'];
@@ -54,6 +55,7 @@ export class WebhookEndpointCreateDto {
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @IsText()
   description?: string | null;
 }
 
