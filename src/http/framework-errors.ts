@@ -112,7 +112,7 @@ export class FrameworkErrors {
           `No resource is named by a path segment of more than ${this.maxParamLength} characters.`,
         );
       default:
-        recordServerError(request, error);
+        recordServerError(request.raw, error);
         return new Problem('internal_error', 'An unexpected error occurred.');
     }
   }

@@ -146,9 +146,11 @@ export function databaseUnavailable(error: unknown): boolean {
 /** The seconds a client is told to wait before retrying when the database is unreachable. */
 export const RETRY_AFTER_S = 5;
 
+export const DATABASE_UNREACHABLE = 'The database is not reachable.';
+
 /** 503: a dependency does not answer right now; retry in a few seconds (API.md §7). */
 export function serviceUnavailable(
-  detail = 'The database is not reachable.',
+  detail = DATABASE_UNREACHABLE,
   retryAfterS = RETRY_AFTER_S,
 ): Problem {
   return new Problem('service_unavailable', detail, undefined, {

@@ -32,7 +32,7 @@ export class ProblemFilter implements ExceptionFilter {
       toProblem(exception) ??
       new Problem('internal_error', 'An unexpected error occurred.');
     // logged once, with the request's own line (RequestLogController)
-    if (problem.status >= 500) recordServerError(request, exception);
+    if (problem.status >= 500) recordServerError(request.raw, exception);
     sendProblem(reply, request, problem, baseUrl(request, this.config.publicUrl));
   }
 

@@ -10,9 +10,10 @@ const serverErrors = new WeakMap<IncomingMessage, unknown>();
 /**
  * Hands the error behind an answer to the request's log line: Nest's exception filter
  * and the OAuth server answer failures themselves, so Fastify never sees the error.
+ * Keyed by Node's request, which Fastify's request and oidc-provider's context both hold.
  */
-export function recordServerError(request: FastifyRequest | IncomingMessage, error: unknown): void {
-  serverErrors.set('raw' in request ? request.raw : request, error);
+export function recordServerError(request: IncomingMessage, error: unknown): void {
+  serverErrors.set(request, error);
 }
 
 /**

@@ -28,16 +28,10 @@ import {
 import type { InvoiceEntity } from './invoice.entity';
 import { InvoiceFilters, InvoicesRepository } from './invoices.repository';
 import { toInvoiceV1 } from './invoices.mapper';
+import { TRANSACTION_TIME } from '../database/transaction-time';
 
 /** Days from creation to the default due date. */
 export const DEFAULT_PAYMENT_TERM_DAYS = 30;
-
-/**
- * The time of the writing transaction by the database's clock, as `updatedAt` and the
- * status history get it, so `issuedAt`/`paidAt` equal them to the millisecond. TypeORM
- * writes a function value as the SQL it returns.
- */
-const TRANSACTION_TIME = (() => 'now()') as unknown as Date;
 
 export interface InvoiceWithHistory {
   invoice: InvoiceEntity;

@@ -1,10 +1,10 @@
 import { errors } from 'oidc-provider';
-import { databaseUnavailable } from '../../http/problem-mapping';
+import { DATABASE_UNREACHABLE, databaseUnavailable } from '../../http/problem-mapping';
 
 /** The OAuth error code for a server that cannot answer now (RFC 6749 §4.1.2.1). */
 export const TEMPORARILY_UNAVAILABLE = {
   error: 'temporarily_unavailable',
-  error_description: 'The database is not reachable; retry later.',
+  error_description: `${DATABASE_UNREACHABLE} Retry later.`,
 } as const;
 
 /**

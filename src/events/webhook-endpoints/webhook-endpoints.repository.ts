@@ -54,20 +54,12 @@ export class WebhookEndpointsRepository {
     return manager.findOneByOrFail(WebhookEndpointEntity, { id: endpoint.id });
   }
 
-  /** The database's time of the current transaction, the clock events are stamped with. */
-  async databaseTime(manager: EntityManager): Promise<Date> {
-    const [row] = rowsOf<{ now: Date }>(await manager.query(`SELECT now() AS now`));
-    return row.now;
-  }
-
   /** Lock, check If-Match, apply `change`, bump the version; null when there is no such endpoint. */
   update(
     manager: EntityManager,
     id: string,
     expectedVersions: number[] | undefined,
-    change: (
-      current: WebhookEndpointEntity,
-    ) => Partial<WebhookEndpointEntity> | Promise<Partial<WebhookEndpointEntity>>,
+    change: (current: WebhookEndpointEntity) => Partial<WebhookEndpointEntity>,
   ): Promise<WebhookEndpointEntity | null> {
     return updateWithLock(manager, WebhookEndpointEntity, 'w', {
       keyColumn: 'w.id',

@@ -16,6 +16,7 @@ import { newWebhookSecret } from '../deliveries/webhook-signing';
 import { parseWebhookUrl, resolveWebhookHost, UrlPolicy, UrlRefused } from './url-policy';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { TRANSACTION_TIME } from '../../database/transaction-time';
 
 /** How long the secret before a rotation keeps signing next to the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -87,38 +88,31 @@ export class WebhookEndpointsService {
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     const updated = await inTransaction(this.dataSource, async (manager) => {
       let disabling = false;
-      const endpoint = await this.endpoints.update(
-        manager,
-        id,
-        expectedVersions,
-        async (current) => {
-          const change: Partial<WebhookEndpointEntity> = {};
-          // The fan-out compares these with events' times, which the database stamps: one clock.
-          const toggled = patch.enabled !== undefined && patch.enabled !== current.enabled;
-          const now = toggled ? await this.endpoints.databaseTime(manager) : undefined;
-          if (patch.url !== undefined) change.url = patch.url;
-          if (patch.events !== undefined) change.eventTypes = patch.events;
-          if (patch.description !== undefined) change.description = patch.description;
-          if (patch.enabled === false && current.enabled) {
-            disabling = true;
-            Object.assign(change, {
-              enabled: false,
-              disabledReason: 'manual',
-              disabledAt: now,
-            });
-          }
-          if (patch.enabled === true && !current.enabled) {
-            Object.assign(change, {
-              enabled: true,
-              enabledAt: now,
-              disabledReason: null,
-              disabledAt: null,
-              failingSince: null,
-            });
-          }
-          return change;
-        },
-      );
+      const endpoint = await this.endpoints.update(manager, id, expectedVersions, (current) => {
+        const change: Partial<WebhookEndpointEntity> = {};
+        if (patch.url !== undefined) change.url = patch.url;
+        if (patch.events !== undefined) change.eventTypes = patch.events;
+        if (patch.description !== undefined) change.description = patch.description;
+        // The fan-out compares these with events' times, which the database stamps: one clock.
+        if (patch.enabled === false && current.enabled) {
+          disabling = true;
+          Object.assign(change, {
+            enabled: false,
+            disabledReason: 'manual',
+            disabledAt: TRANSACTION_TIME,
+          });
+        }
+        if (patch.enabled === true && !current.enabled) {
+          Object.assign(change, {
+            enabled: true,
+            enabledAt: TRANSACTION_TIME,
+            disabledReason: null,
+            disabledAt: null,
+            failingSince: null,
+          });
+        }
+        return change;
+      });
       if (endpoint && disabling) await this.deliveries.killOutstanding(manager, id);
       return endpoint;
     });
