@@ -334,6 +334,92 @@ describe('rate limits counted in Redis', () => {
   );
 });
 
+describe('rate limits counted in Redis for a busy key (blocks of hits)', () => {
+  const LIMIT = 1000;
+  let api: TestApp;
+  let other: TestApp;
+
+  beforeAll(async () => {
+    const env = { RATE_LIMIT_PER_HOUR: String(LIMIT), RATE_LIMIT_WINDOW_S: '3600', REDIS_URL };
+    [api, other] = await Promise.all([startTestApp(env), startTestApp(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.close(), other?.close()]);
+  });
+
+  const missing = `/api/v1/products/${UUID_NOBODY_HAS}`;
+  /** The grants each instance asks Redis for (the store's one Redis command). */
+  const grantsAskedBy = (instance: TestApp) =>
+    jest.spyOn(
+      instance.app.get<Redis & { rateLimitGrant: () => unknown }>(REDIS),
+      'rateLimitGrant',
+    );
+
+  it('counts down one per request on one instance while asking Redis a block at a time', async () => {
+    const { key } = await newKey([api, other]);
+    const grants = grantsAskedBy(api);
+
+    const remaining: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      remaining.push(budgetOf(await api.get(missing, asKey(key))).remaining);
+    }
+
+    expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => LIMIT - 1 - i));
+    // a block lasts about a tenth of a second at the key's pace: one request at a time
+    // over HTTP is a few hundred a second, so a block is tens of hits
+    expect(grants.mock.calls.length).toBeGreaterThan(1);
+    expect(grants.mock.calls.length).toBeLessThan(60 / 3);
+    grants.mockRestore();
+  });
+
+  it('serves exactly the budget across two instances under parallel load, each hit number once', async () => {
+    const { key } = await newKey([api, other]);
+
+    const responses: ApiResponse[] = [];
+    // waves of parallel requests, half to each instance, 100 more than the budget
+    for (let wave = 0; wave < 11; wave += 1) {
+      responses.push(
+        ...(await Promise.all(
+          Array.from({ length: 100 }, (_, i) => (i % 2 ? api : other).get(missing, asKey(key))),
+        )),
+      );
+    }
+
+    const served = responses.filter((r) => r.status === 404);
+    const refused = responses.filter((r) => r.status !== 404);
+    const servedRemaining = served.map((r) => budgetOf(r).remaining);
+    // exactly the budget: both instances keep getting requests, so no granted hit is left
+    // unused, and no hit number is handed out twice
+    expect(served).toHaveLength(LIMIT);
+    expect(new Set(servedRemaining).size).toBe(LIMIT);
+    for (const response of refused) expectRateLimited(response);
+  });
+
+  it('leaves the hits of a block unused when its window ends, and counts afresh', async () => {
+    const short = await startTestApp({
+      RATE_LIMIT_PER_HOUR: '100',
+      RATE_LIMIT_WINDOW_S: '1',
+      REDIS_URL,
+    });
+    try {
+      const { key } = await newKey([api, other, short]);
+      const before: number[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        before.push(budgetOf(await short.get(missing, asKey(key))).remaining);
+      }
+
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const after = budgetOf(await short.get(missing, asKey(key)));
+
+      expect(before).toEqual([99, 98, 97, 96, 95, 94, 93, 92, 91, 90]);
+      expect(after).toEqual({ limit: 100, window: 1, remaining: 99, reset: 1 });
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('rate limits without REDIS_URL', () => {
   let api: TestApp;
 
@@ -500,10 +586,13 @@ describe('rate limits while Redis is unreachable', () => {
     const direct = new IORedis(REDIS_URL);
     const prefix = `rate-limit-test:${randomBytes(6).toString('hex')}:`;
     const store = new RedisFixedWindowStore(redis, prefix, 200);
-    const hit = () => store.hit('caller', 60_000);
+    const hit = () => store.hit('caller', 60_000, 1_000);
     try {
       if (redis.status !== 'ready') await once(redis, 'ready');
       const before = await hit();
+      // a slow caller: its next grant is one hit (a grant lost to the time-out below is
+      // counted in Redis all the same, as a lost INCR was)
+      await new Promise((resolve) => setTimeout(resolve, 150));
 
       relay.silence();
       const during = [];
