@@ -4,8 +4,8 @@
  *
  * 1. A benchmark database (BENCH_DATABASE_URL) is created, migrated and seeded with
  *    BENCH_PRODUCTS products, unless it already holds that seed.
- * 2. The built API (dist/main.js, NODE_ENV=production, Redis rate limits on, ETags on) and
- *    bench/baseline.js start next to each other.
+ * 2. The built API (as `npm run start:prod` runs it, NODE_ENV=production, Redis rate
+ *    limits on, ETags on) and bench/baseline.js start next to each other.
  * 3. Each scenario runs against both, interleaved, BENCH_ROUNDS times (the order of the two
  *    alternates), each run BENCH_DURATION seconds of autocannon after a short warm-up.
  * 4. A table and bench/results/<time>.json (plus latest.json) give req/s, p50, p99 and
@@ -120,7 +120,9 @@ async function prepareDatabase() {
 }
 
 function startApp() {
-  const app = spawn('node', ['dist/main.js'], {
+  // as `npm run start:prod` starts it, its Node flags included, with no npm in between
+  const [command, ...args] = require('../package.json').scripts['start:prod'].split(' ');
+  const app = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
