@@ -35,6 +35,26 @@ export default tseslint.config(
     },
   },
   {
+    // Every POST takes an Idempotency-Key (API.md §6): routes declare POST with
+    // @IdempotentPost, which binds the idempotency interceptor.
+    files: ['src/**/*.ts'],
+    ignores: ['src/idempotency/idempotent-post.decorator.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: ['Post'],
+              message: 'Declare POST routes with @IdempotentPost (src/idempotency).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -20,6 +20,7 @@ import { canonicalRequestTarget, refuseMalformedTargets } from './http/request-t
 import { FrameworkErrors } from './http/framework-errors';
 import { registerJsonBodyParser } from './http/json-body';
 import { requestIdFor } from './http/request-id';
+import { registerRepresentationHooks } from './http/representation.hooks';
 import { registerResponseHooks } from './http/response-hooks';
 import { RouteTable } from './http/route-table';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -100,6 +101,8 @@ export async function createApp(
   const routes = new RouteTable(MAX_PARAM_LENGTH);
   routes.attach(fastify);
   tagDocsUiFilesStrongly(fastify);
+  // a handler's Page becomes the collection envelope, a versioned answer gets its ETag
+  registerRepresentationHooks(fastify, config);
   registerResponseHooks(fastify, config);
   // Before any route: helmet's headers are on every answer, and a foreign Origin is
   // refused (403) before authentication, as preflights carry no credentials.

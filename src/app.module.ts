@@ -39,12 +39,13 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(database),
-        HttpModule.forRoot(routes),
         RedisModule,
+        // Global guards run in the order their modules are imported:
         AuthModule,
-        // after AuthModule: its guard runs first, so the rate limit is keyed by the principal
+        // after AuthModule, so the rate limit is keyed by the principal
         RateLimitModule,
-        // after HttpModule: its interceptor runs inside the HTTP layer's, once the caller is known
+        // after RateLimitModule: the input rules are checked once the request is counted
+        HttpModule.forRoot(routes),
         IdempotencyModule,
         OutboxModule,
         HealthModule,

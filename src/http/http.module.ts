@@ -1,13 +1,14 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { PageInterceptor } from './page.interceptor';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ProblemFilter } from './problem.filter';
-import { UndeclaredInputInterceptor } from './undeclared-input.interceptor';
 import { RouteTable } from './route-table';
+import { UndeclaredInputGuard } from './undeclared-input.guard';
 import { StrictValidationPipe } from './validation.pipe';
-import { VersionEtagInterceptor } from './version-etag.interceptor';
 
-/** The HTTP contract layer: one filter, one validation pipe, the representation interceptors. */
+/**
+ * The HTTP contract layer in Nest: one filter, one validation pipe, the input rules no DTO
+ * states. (The representation, envelope and ETag, is a Fastify hook: representation.hooks.ts.)
+ */
 @Global()
 @Module({})
 export class HttpModule {
@@ -18,9 +19,7 @@ export class HttpModule {
         { provide: RouteTable, useValue: routes },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: UndeclaredInputInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: VersionEtagInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: PageInterceptor },
+        { provide: APP_GUARD, useClass: UndeclaredInputGuard },
       ],
       exports: [RouteTable],
     };

@@ -261,7 +261,7 @@ function success(reply: FastifyReply, body: unknown): StoredResponse {
     const value = reply.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
-  // The ETag interceptor tags the body after this one has seen it.
+  // The representation hook tags the body after this one has seen it.
   const version = (body as { version?: unknown } | null | undefined)?.version;
   if (!headers.ETag && typeof version === 'number' && Number.isInteger(version)) {
     headers.ETag = etagForVersion(version);

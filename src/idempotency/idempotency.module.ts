@@ -1,16 +1,17 @@
-import { Module, OnModuleDestroy, OnModuleInit, Logger } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { Global, Logger, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-/** Idempotency-Key on every POST (API.md §6), and the hourly purge of expired keys. */
+/**
+ * Idempotency-Key on every POST (API.md §6), and the hourly purge of expired keys. Global:
+ * every module with a POST route binds the interceptor (@IdempotentPost), which needs the
+ * repository.
+ */
+@Global()
 @Module({
-  providers: [
-    IdempotencyRepository,
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-  ],
+  providers: [IdempotencyRepository],
+  exports: [IdempotencyRepository],
 })
 export class IdempotencyModule implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');

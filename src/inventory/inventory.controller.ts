@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { IfMatch } from '../http/if-match.decorator';
@@ -20,6 +20,7 @@ import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
 import { ADJUSTMENTS, INVENTORY } from './inventory.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /**
  * Stock levels look the same in v1 and v2 (no money), so one controller serves both;
@@ -78,7 +79,7 @@ export class InventoryController {
     return toInventoryItem(await this.inventory.update(sku, body, versions));
   }
 
-  @Post(':sku/adjustments')
+  @IdempotentPost(':sku/adjustments')
   @RequirePermission('inventory:write')
   @ApiOperation({
     operationId: 'createInventoryAdjustment',

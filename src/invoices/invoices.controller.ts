@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -18,6 +18,7 @@ import { InvoicesService } from './invoices.service';
 import { toInvoiceV1, toInvoiceV2 } from './invoices.mapper';
 import { INVOICES } from './invoices.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 type InvoicesVersion<Dto> = ResourceVersion<
   InvoiceEntity,
@@ -43,7 +44,7 @@ function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
       return (await this.invoices.list(principal, query, query)).map(api.toDto);
     }
 
-    @Post()
+    @IdempotentPost()
     @RequirePermission('invoices:write')
     @ApiOperation({
       operationId: 'createInvoice',

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, StaffOnly } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -18,6 +18,7 @@ import { OrdersService } from './orders.service';
 import { toOrderV1, toOrderV2 } from './orders.mapper';
 import { ORDERS } from './orders.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 type OrdersVersion<Dto> = ResourceVersion<OrderEntity, Dto, ListOrdersV1Dto | ListOrdersV2Dto>;
 
@@ -39,7 +40,7 @@ function ordersController<Dto>(api: OrdersVersion<Dto>) {
       return (await this.orders.list(principal, query, query)).map(api.toDto);
     }
 
-    @Post()
+    @IdempotentPost()
     @RequirePermission('orders:write')
     @ApiOperation({
       operationId: 'createOrder',

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Put, Query, Type } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { IfMatch } from '../http/if-match.decorator';
@@ -24,6 +24,7 @@ import { productInputFromV1, productPatchFromV1, toProductV1 } from './products.
 import { productInputFromV2, productPatchFromV2, toProductV2 } from './products.v2.mapper';
 import { PRODUCTS } from './products.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /** Products also differ by version in what a client writes (v2: price as an object). */
 interface ProductsVersion<Dto, Write, PatchBody> extends ResourceVersion<
@@ -54,7 +55,7 @@ function productsController<Dto, Write, PatchBody>(api: ProductsVersion<Dto, Wri
       return (await this.products.list(query, query)).map(api.toDto);
     }
 
-    @Post()
+    @IdempotentPost()
     @RequirePermission('products:write')
     @ApiOperation({
       operationId: 'createProduct',

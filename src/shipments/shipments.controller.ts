@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -15,6 +15,7 @@ import { toShipment } from './shipment.mapper';
 import { ShipmentsService } from './shipments.service';
 import { SHIPMENTS } from './shipments.repository';
 import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /**
  * Shipments look the same in v1 and v2 (no money), so one controller serves both; v2's
@@ -39,7 +40,7 @@ export class ShipmentsController {
     return (await this.shipments.list(principal, query, query)).map(toShipment);
   }
 
-  @Post()
+  @IdempotentPost()
   @RequirePermission('shipments:write')
   @ApiOperation({
     operationId: 'createShipment',

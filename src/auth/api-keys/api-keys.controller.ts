@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IfMatch } from '../../http/if-match.decorator';
 import { Location, type SetLocation } from '../../http/location.decorator';
@@ -22,6 +22,7 @@ import { ApiKeyCreateDto } from './dto/api-key-write.dto';
 import { ListApiKeysDto } from './dto/list-api-keys.dto';
 import { API_KEYS } from './api-keys.repository';
 import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const REVOKE_DESCRIPTION = `The key is refused (401 \`invalid_token\`) from the moment this answers on the instance that answered, and on every other instance within a few seconds: the revocation is announced to all of them through Redis. A deployment without Redis lets other instances honour a revoked key for at most ${API_KEY_CACHE_TTL_MS / 1000} s, the lifetime of their cache of verified keys. The key is then gone from reads; its usage is kept.`;
 
@@ -42,7 +43,7 @@ export class ApiKeysController {
     return (await this.keys.list(query, query)).map(toApiKey);
   }
 
-  @Post()
+  @IdempotentPost()
   @RequirePermission('api-keys:write')
   @ApiOperation({
     operationId: 'createApiKey',

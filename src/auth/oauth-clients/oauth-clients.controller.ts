@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IfMatch } from '../../http/if-match.decorator';
 import { Location, type SetLocation } from '../../http/location.decorator';
@@ -20,6 +20,7 @@ import { toCreatedOAuthClient, toOAuthClient } from './oauth-clients.mapper';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAUTH_CLIENTS } from './oauth-clients.repository';
 import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const CREATE_DESCRIPTION =
   'Registers a client of the built-in authorization server (`/oauth`). A public client (`public: true`) has no secret and uses the authorization code flow with PKCE `S256`; a confidential one gets `clientSecret` in this answer only (only its SHA-256 hash is stored) and may also use client credentials. Redirect URIs are compared exactly.';
@@ -41,7 +42,7 @@ export class OAuthClientsController {
     return (await this.clients.list(query)).map(toOAuthClient);
   }
 
-  @Post()
+  @IdempotentPost()
   @RequirePermission('oauth-clients:write')
   @ApiOperation({
     operationId: 'createOAuthClient',

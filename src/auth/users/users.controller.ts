@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IfMatch } from '../../http/if-match.decorator';
 import { Location, type SetLocation } from '../../http/location.decorator';
@@ -19,6 +19,7 @@ import { toUser } from './users.mapper';
 import { UsersService } from './users.service';
 import { USERS } from './users.repository';
 import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 /** Users look the same in v1 and v2, so one controller serves both. */
 @ApiTags('users')
@@ -34,7 +35,7 @@ export class UsersController {
     return (await this.users.list(query, query)).map(toUser);
   }
 
-  @Post()
+  @IdempotentPost()
   @RequirePermission('users:write')
   @ApiOperation({
     operationId: 'createUser',

@@ -124,7 +124,7 @@ export function addProblemResponses(doc: Document, options: ResponseOptions = {}
       const own = [...common];
       if (/^2/.test(status) && r.content) {
         // A GET's body always has one (its version or a hash); a write's when the resource
-        // it answers with has a version (response-hooks, VersionEtagInterceptor), or when
+        // it answers with has a version (response-hooks, representation.hooks), or when
         // it takes If-Match: a status sub-resource answers with its resource's new ETag.
         if (method === 'get') own.push(...GET_HEADERS);
         else if (conditional || hasVersion(doc, r)) own.push('ETag');

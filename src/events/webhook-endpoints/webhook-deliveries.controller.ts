@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/auth.decorators';
 import { ApiPage, ApiResource } from '../../http/openapi.decorators';
@@ -10,6 +10,7 @@ import { toWebhookDelivery } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_DELIVERIES } from '../deliveries/webhook-deliveries.repository';
 import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const ENDPOINT = 'webhook endpoint';
 
@@ -48,7 +49,7 @@ export class WebhookDeliveriesController {
     return toWebhookDelivery(await this.endpoints.getDelivery(id, deliveryId));
   }
 
-  @Post(':deliveryId/retries')
+  @IdempotentPost(':deliveryId/retries')
   @RequirePermission('webhook-endpoints:write')
   @ApiOperation({
     operationId: 'retryWebhookDelivery',

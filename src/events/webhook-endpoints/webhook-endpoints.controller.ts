@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/auth.decorators';
 import { IfMatch } from '../../http/if-match.decorator';
@@ -17,6 +17,7 @@ import { toWebhookEndpoint, toWebhookEndpointWithSecret } from './webhook-endpoi
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.repository';
 import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const RESOURCE = 'webhook endpoint';
 
@@ -34,7 +35,7 @@ export class WebhookEndpointsController {
     return (await this.endpoints.list(query)).map((e) => toWebhookEndpoint(e));
   }
 
-  @Post()
+  @IdempotentPost()
   @RequirePermission('webhook-endpoints:write')
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
@@ -94,7 +95,7 @@ export class WebhookEndpointsController {
     await this.endpoints.remove(id, versions);
   }
 
-  @Post(':id/secret-rotations')
+  @IdempotentPost(':id/secret-rotations')
   @RequirePermission('webhook-endpoints:write')
   @ApiOperation({
     operationId: 'rotateWebhookEndpointSecret',

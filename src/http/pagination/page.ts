@@ -1,7 +1,8 @@
 /**
  * One page of a collection, before it becomes HTTP: the items and where the neighbouring
  * pages start. Controllers map the items to their version's representation; the page
- * interceptor turns the rest into `pagination` and the `Link` header.
+ * representation hook turns the rest into `pagination` and the `Link` header
+ * (representation.hooks.ts).
  */
 export class Page<T> {
   constructor(

@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { FastifyRequest } from 'fastify';
-import { Observable } from 'rxjs';
 import { Problem, ValidationProblem } from './problem';
 import { BODY_FIELD, UNKNOWN_FIELD } from './validation.pipe';
 
@@ -16,12 +15,16 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * action such as a secret rotation, a DELETE), where the pipe never runs, so a body they
  * would ignore is refused before they act. And the /api/v2 collections are cursor-only
  * (API.md §11) although they share DTOs with v1.
+ *
+ * The last global guard (HttpModule is imported after RateLimitModule): after
+ * authentication and the rate limit, before the idempotency interceptor claims a key. A
+ * guard rather than an interceptor, which would wrap every request in rxjs.
  */
 @Injectable()
-export class UndeclaredInputInterceptor implements NestInterceptor {
+export class UndeclaredInputGuard implements CanActivate {
   private readonly declared = new WeakMap<object, Set<string>>();
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const names = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
     if (names.includes('page') && request.url.startsWith('/api/v2/')) {
@@ -45,7 +48,7 @@ export class UndeclaredInputInterceptor implements NestInterceptor {
     ) {
       refuseBody(request.body);
     }
-    return next.handle();
+    return true;
   }
 
   /** The handler has a parameter of this kind (`@Query()`, `@Body()`). */
