@@ -82,6 +82,30 @@ describe('prepared statements', () => {
     expect(new PreparedStatement('SELECT 2').name).not.toBe(a.name);
   });
 
+  it('answers outside a transaction (on the pool) as TypeORM answers the text: rows, or [rows, affected] for an UPDATE', async () => {
+    const sku = `PREP-${Date.now()}-shape`;
+    const created = await api.post<{ id: string }>('/api/v1/products', {
+      sku,
+      name: 'Prepared',
+      category: 'tests',
+      price: '1.00',
+      currency: 'EUR',
+    });
+    expect(created.status).toBe(201);
+    const select = 'SELECT sku, reorder_level FROM inventory_items WHERE sku = $1';
+    const update = `UPDATE inventory_items SET reorder_level = reorder_level + 1 WHERE sku = $1
+      RETURNING reorder_level`;
+
+    const selected = await new PreparedStatement(select).run(db, [sku]);
+    const selectedByTypeOrm: unknown = await db.query(select, [sku]);
+    const updated = await new PreparedStatement(update).run(db, [sku]);
+
+    expect(selected).toEqual([{ sku, reorder_level: 0 }]);
+    expect(selected).toEqual(selectedByTypeOrm);
+    expect(updated).toEqual([[{ reorder_level: 1 }], 1]);
+    expect(await db.query(update, [sku])).toEqual([[{ reorder_level: 2 }], 1]);
+  });
+
   it('fails with the QueryFailedError and SQLSTATE that error mapping and retries read', async () => {
     const statement = new PreparedStatement(
       `UPDATE inventory_items SET quantity_reserved = -1 WHERE sku = $1`,

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
+import type { Pool, QueryResult } from 'pg';
 import {
   type DataSource,
   type EntityManager,
   InstanceChecker,
   type ObjectLiteral,
+  QueryFailedError,
+  type QueryRunner,
   type Repository,
 } from 'typeorm';
 import { allowsNamedStatements } from './data-source-options';
+import { poolOf } from './pool';
 
 type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
 
@@ -18,11 +22,15 @@ type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
  * API. The name comes from the text, so two statements never share a name (node-postgres
  * refuses a name reused for another text).
  *
- * TypeORM hands the query to node-postgres untouched, and node-postgres takes a
- * `{ name, text }` object in place of the text; this class is the one place relying on it.
- * Behind PgBouncer in transaction mode this needs `max_prepared_statements` (PgBouncer
- * 1.21 or later; docs/operations.md). On the embedded database it runs as plain text
- * (data-source-options.ts says why).
+ * Inside a transaction it runs through TypeORM's query runner, which hands node-postgres
+ * the `{ name, text }` object untouched. Outside one it runs on the pool itself: TypeORM's
+ * `query` builds a query runner, an entity manager and before/after events around each
+ * statement, which cost the API more CPU than a GET by id's own work (README,
+ * Performance); results and errors are shaped as TypeORM shapes them. This class is the
+ * one place relying on either. Behind PgBouncer in transaction mode this needs
+ * `max_prepared_statements` (PgBouncer 1.21 or later; docs/operations.md). On the
+ * embedded database it runs as plain text through TypeORM (data-source-options.ts says
+ * why).
  */
 export class PreparedStatement {
   private readonly config: { name: string; text: string };
@@ -38,12 +46,38 @@ export class PreparedStatement {
 
   /** Runs it as `manager.query` would run the text: the same results and errors. */
   run<T>(on: Queryable, parameters: unknown[]): Promise<T> {
-    const query = allowsNamedStatements(dataSourceOf(on)) ? this.config : this.text;
-    return on.query<T>(query as unknown as string, parameters);
+    const dataSource = dataSourceOf(on);
+    if (!allowsNamedStatements(dataSource)) return on.query<T>(this.text, parameters);
+    const pool = queryRunnerOf(on) ? undefined : poolOf(dataSource);
+    if (!pool) return on.query<T>(this.config as unknown as string, parameters);
+    return this.runOnPool<T>(pool, parameters);
+  }
+
+  private async runOnPool<T>(pool: Pool, parameters: unknown[]): Promise<T> {
+    // as TypeORM does: an error while connecting goes out as it is, one of the query
+    // wrapped in QueryFailedError (problem-mapping.ts tells them apart)
+    const client = await pool.connect();
+    let result: QueryResult;
+    try {
+      result = await client.query(this.config, parameters);
+    } catch (error) {
+      throw new QueryFailedError(this.text, parameters, error as Error);
+    } finally {
+      client.release();
+    }
+    // TypeORM's `query` answers an UPDATE or a DELETE with [rows, affected], others with rows
+    const updated = result.command === 'UPDATE' || result.command === 'DELETE';
+    return (updated ? [result.rows, result.rowCount] : result.rows) as T;
   }
 }
 
 function dataSourceOf(on: Queryable): DataSource {
   if (InstanceChecker.isDataSource(on)) return on;
   return 'connection' in on ? on.connection : on.manager.connection;
+}
+
+/** The query runner of a transaction's manager; undefined for a data source's own. */
+function queryRunnerOf(on: Queryable): QueryRunner | undefined {
+  if (InstanceChecker.isDataSource(on)) return undefined;
+  return ('connection' in on ? on : on.manager).queryRunner;
 }

@@ -2,16 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { poolOf } from '../database/pool';
 
 /** What the worker records for one attempt: the delivery's state after it, or `lost`. */
 export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'dead' | 'pending' | 'lost';
-
-/** The pg Pool's counters, as node-postgres exposes them. */
-interface PgPoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
 
 /**
  * The process's Prometheus metrics (API.md §12), in a registry of its own (one per
@@ -80,12 +74,4 @@ export class Metrics {
   recordWebhookDelivery(outcome: WebhookDeliveryOutcome): void {
     this.webhookDeliveries.inc({ outcome });
   }
-}
-
-/** TypeORM's postgres driver keeps its pg Pool as `master`; absent before connect. */
-function poolOf(dataSource: DataSource): PgPoolCounts | undefined {
-  if (!dataSource.isInitialized) return undefined;
-  const pool = (dataSource.driver as unknown as { master?: Partial<PgPoolCounts> }).master;
-  if (typeof pool?.totalCount !== 'number') return undefined;
-  return pool as PgPoolCounts;
 }
