@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { DataSource } from 'typeorm';
 import { ApiKeyUsageRecorder } from '../src/auth/api-keys/api-key-usage.recorder';
 import { ApiKeyUsageRepository } from '../src/auth/api-keys/api-key-usage.repository';
@@ -151,6 +152,33 @@ describe('creating a key', () => {
     const response = await api.post('/api/v1/api-keys', { name: 'bad', ...body });
 
     expect(fieldsOf(expectProblem(response, 422, 'validation_failed'))).toContain(field);
+  });
+});
+
+describe('authenticating with a key', () => {
+  it('goes through passport once per key, then answers from the cache, refusals included', async () => {
+    const created = await createKey({ role: 'analyst' });
+    const unknown = `coa_${'u'.repeat(43)}`;
+    const passport = jest.spyOn(HeaderAPIKeyStrategy.prototype, 'authenticate');
+
+    const served = [];
+    const refused = [];
+    for (let i = 0; i < 3; i++) {
+      served.push(await api.get('/api/v1/products', as(created.key)));
+      refused.push(await api.get('/api/v1/products', as(unknown)));
+    }
+    const throughPassport = passport.mock.calls.length;
+    passport.mockRestore();
+
+    expect(served.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const response of refused) {
+      expectProblem(response, 401, 'invalid_token');
+      expect(response.headers.get('www-authenticate')).toBe(
+        refused[0].headers.get('www-authenticate'),
+      );
+    }
+    expect(refused[0].headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(throughPassport).toBe(2);
   });
 });
 

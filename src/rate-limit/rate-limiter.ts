@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectThrottlerStorage, normalizeIp, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerStorage, normalizeIp } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import { CallerIdentifier } from '../auth/caller-identifier';
 import { AppConfig } from '../config/app-config';
+import type { FixedWindowStore, ThrottlerStorageRecord } from './fixed-window.store';
 import type { RateLimitState } from './rate-limit-state';
 
 /**
@@ -19,7 +20,8 @@ export class RateLimiter {
 
   constructor(
     config: AppConfig,
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    // the store RateLimitModule gives the throttler: always one of ours
+    @InjectThrottlerStorage() private readonly storage: FixedWindowStore,
     private readonly callers: CallerIdentifier,
   ) {
     this.limit = config.rateLimit.limit;
@@ -38,8 +40,40 @@ export class RateLimiter {
     name = 'default',
   ): Promise<RateLimitState> {
     if (request.rateLimit) return request.rateLimit;
-    const key = `${name}:${RateLimiter.trackerFor(request)}`;
-    const record = await this.storage.increment(key, windowMs, limit, windowMs, name);
+    const key = RateLimiter.keyOf(request, name);
+    return this.recorded(
+      request,
+      limit,
+      windowMs,
+      await this.storage.increment(key, windowMs, limit),
+    );
+  }
+
+  /**
+   * `count` without waiting, when the store can count at once (see
+   * FixedWindowStore.hitNow); undefined, with nothing counted, when it cannot.
+   */
+  countNow(
+    request: FastifyRequest,
+    limit = this.limit,
+    windowMs = this.windowSeconds * 1000,
+    name = 'default',
+  ): RateLimitState | undefined {
+    if (request.rateLimit) return request.rateLimit;
+    const record = this.storage.incrementNow(RateLimiter.keyOf(request, name), windowMs, limit);
+    return record && this.recorded(request, limit, windowMs, record);
+  }
+
+  private static keyOf(request: FastifyRequest, name: string): string {
+    return `${name}:${RateLimiter.trackerFor(request)}`;
+  }
+
+  private recorded(
+    request: FastifyRequest,
+    limit: number,
+    windowMs: number,
+    record: ThrottlerStorageRecord,
+  ): RateLimitState {
     const state: RateLimitState = {
       limit,
       windowSeconds: Math.round(windowMs / 1000),

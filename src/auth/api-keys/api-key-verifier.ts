@@ -31,8 +31,8 @@ export class ApiKeyVerifier {
   async verify(key: string): Promise<Principal | null> {
     const hash = hashApiKey(key);
     const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.until > now) return hit.principal;
+    const hit = this.cached(hash, now);
+    if (hit !== undefined) return hit;
 
     const evictionsBefore = this.evictions;
     const row = await this.repository.findUsableByHash(hash);
@@ -50,6 +50,20 @@ export class ApiKeyVerifier {
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(hash, { principal, until });
     return principal;
+  }
+
+  /**
+   * What `verify` answers for a key it verified lately, without waiting: its principal,
+   * or null for a key that was unknown, revoked or expired; undefined when it must ask
+   * the database (call `verify`).
+   */
+  verifyCached(key: string): Principal | null | undefined {
+    return this.cached(hashApiKey(key), Date.now());
+  }
+
+  private cached(hash: string, now: number): Principal | null | undefined {
+    const hit = this.cache.get(hash);
+    return hit && hit.until > now ? hit.principal : undefined;
   }
 
   /** Forget a key at once (revocation on this instance). */
