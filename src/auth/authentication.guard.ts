@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiKeyStrategy } from './api-keys/api-key.strategy';
 import { baseUrl } from '../http/base-url';
 import { Problem } from '../http/problem';
+import { memoByRoute } from '../http/route-memo';
 import { IS_PUBLIC, REQUIRED_PERMISSION, STAFF_ONLY } from './auth.decorators';
 import { JwtVerifier } from './jwt/jwt-verifier';
 import { Permission, roleGrants } from './permissions';
@@ -17,10 +18,13 @@ export const WWW_AUTHENTICATE =
 
 const PassportApiKey = AuthGuard('api-key');
 
-type RouteTargets = [
-  ReturnType<ExecutionContext['getHandler']>,
-  ReturnType<ExecutionContext['getClass']>,
-];
+/** What a route declares about who may call it. */
+interface RouteAccess {
+  isPublic: boolean;
+  permission: Permission | undefined;
+  /** why customers may not call it (@StaffOnly), if they may not */
+  staffOnly: string | undefined;
+}
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
 
@@ -51,22 +55,31 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
     super();
   }
 
+  private readonly accessOf = memoByRoute((handler, controller): RouteAccess => {
+    const targets = [handler, controller];
+    return {
+      isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true,
+      permission: this.reflector.getAllAndOverride<Permission>(REQUIRED_PERMISSION, targets),
+      staffOnly: this.reflector.getAllAndOverride<string>(STAFF_ONLY, targets),
+    };
+  });
+
   override canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const targets: RouteTargets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const access = this.accessOf(context);
+    if (access.isPublic) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const key = request.headers['x-api-key'];
     if (key !== undefined) {
       const known = typeof key === 'string' ? this.apiKeys.validateNow(key) : undefined;
-      if (known === undefined) return this.authenticateThroughPassport(context, targets);
+      if (known === undefined) return this.authenticateThroughPassport(context, access);
       request.user = this.handleRequest(null, known) as Principal;
-      return this.authorize(context, targets, request.user);
+      return this.authorize(context, access, request.user);
     }
     if (request.headers.authorization !== undefined) {
       return this.authenticateBearer(request).then((principal) => {
         request.user = principal;
-        return this.authorize(context, targets, principal);
+        return this.authorize(context, access, principal);
       });
     }
     throw new Problem(
@@ -81,19 +94,16 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
 
   private async authenticateThroughPassport(
     context: ExecutionContext,
-    targets: RouteTargets,
+    access: RouteAccess,
   ): Promise<boolean> {
     await super.canActivate(context);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    return this.authorize(context, targets, request.user as Principal);
+    return this.authorize(context, access, request.user as Principal);
   }
 
   /** The permission the route declares, and its staff-only rule, for `principal`. */
-  private authorize(context: ExecutionContext, targets: RouteTargets, principal: Principal): true {
-    const permission = this.reflector.getAllAndOverride<Permission | undefined>(
-      REQUIRED_PERMISSION,
-      targets,
-    );
+  private authorize(context: ExecutionContext, access: RouteAccess, principal: Principal): true {
+    const { permission, staffOnly } = access;
     if (!permission) {
       throw new Error(
         `${context.getClass().name}.${context.getHandler().name} declares no permission`,
@@ -104,9 +114,8 @@ export class AuthenticationGuard extends PassportApiKey implements CanActivate {
     } else if (!roleGrants(principal.role, permission)) {
       throw new Problem('forbidden', `The ${principal.role} role lacks ${permission}.`);
     }
-    if (principal.role === 'customer') {
-      const staffOnly = this.reflector.getAllAndOverride<string | undefined>(STAFF_ONLY, targets);
-      if (staffOnly !== undefined) throw new Problem('forbidden', staffOnly);
+    if (principal.role === 'customer' && staffOnly !== undefined) {
+      throw new Problem('forbidden', staffOnly);
     }
     return true;
   }

@@ -3,6 +3,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { FastifyRequest } from 'fastify';
 import { Problem, ValidationProblem } from './problem';
+import { memoByRoute } from './route-memo';
 import { BODY_FIELD, UNKNOWN_FIELD } from './validation.pipe';
 
 /** Methods whose body API.md §1 and §3 hold to their rules (a GET's is not read). */
@@ -22,7 +23,12 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 @Injectable()
 export class UndeclaredInputGuard implements CanActivate {
-  private readonly declared = new WeakMap<object, Set<string>>();
+  /** The kinds of the handler's parameters (`@Query()`, `@Body()`, ...), read once. */
+  private readonly parameterKindsOf = memoByRoute((handler, controller) => {
+    const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ??
+      {}) as Record<string, unknown>;
+    return new Set(Object.keys(args).map((key) => key.split(':')[0]));
+  });
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -53,15 +59,7 @@ export class UndeclaredInputGuard implements CanActivate {
 
   /** The handler has a parameter of this kind (`@Query()`, `@Body()`). */
   private declares(context: ExecutionContext, kind: RouteParamtypes): boolean {
-    const handler = context.getHandler();
-    let kinds = this.declared.get(handler);
-    if (kinds === undefined) {
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
-        {}) as Record<string, unknown>;
-      kinds = new Set(Object.keys(args).map((key) => key.split(':')[0]));
-      this.declared.set(handler, kinds);
-    }
-    return kinds.has(String(kind));
+    return this.parameterKindsOf(context).has(String(kind));
   }
 }
 

@@ -16,10 +16,9 @@ import {
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
 import type { FastifyRequest } from 'fastify';
+import { memoByRoute, type RouteHandler } from '../http/route-memo';
 import { isRateLimitedPath } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
-
-type Handler = ReturnType<ExecutionContext['getHandler']>;
 
 /** The one budget a route counts against, when nothing about it is decided per request. */
 interface FixedBudget {
@@ -44,8 +43,10 @@ interface FixedBudget {
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  /** By controller, by handler: the route's fixed budget, or null for the general path. */
-  private readonly budgets = new WeakMap<Type, WeakMap<Handler, FixedBudget | null>>();
+  /** The route's fixed budget, or null for the general path. */
+  private readonly fixedBudgetOf = memoByRoute((handler, controller) =>
+    this.readFixedBudget(handler, controller),
+  );
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -76,25 +77,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     return allowed;
   }
 
-  private fixedBudgetOf(context: ExecutionContext): FixedBudget | null {
-    const controller = context.getClass();
-    const handler = context.getHandler();
-    let byHandler = this.budgets.get(controller);
-    if (!byHandler) this.budgets.set(controller, (byHandler = new WeakMap()));
-    let budget = byHandler.get(handler);
-    if (budget === undefined) {
-      budget = this.readFixedBudget([handler, controller]);
-      byHandler.set(handler, budget);
-    }
-    return budget;
-  }
-
-  private readFixedBudget(targets: [Handler, Type]): FixedBudget | null {
+  private readFixedBudget(handler: RouteHandler, controller: Type): FixedBudget | null {
     if (this.throttlers.length !== 1 || this.commonOptions.skipIf) return null;
     const [{ name = 'default', limit, ttl, skipIf }] = this.throttlers;
     if (skipIf || typeof limit !== 'number' || typeof ttl !== 'number') return null;
     const declared = [THROTTLER_SKIP, THROTTLER_LIMIT, THROTTLER_TTL].some(
-      (key) => this.reflector.getAllAndOverride<unknown>(key + name, targets) !== undefined,
+      (key) =>
+        this.reflector.getAllAndOverride<unknown>(key + name, [handler, controller]) !== undefined,
     );
     return declared ? null : { name, limit, ttl };
   }
