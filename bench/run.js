@@ -398,7 +398,8 @@ async function residentAfterRun(pid) {
     idleMb.push(residentMb(pid));
   }
   log(`API RSS every 10 s idle: ${idleMb.join(', ')} MB`);
-  return { endOfLoadMb, settledMb: residentMb(pid), settledAfterS: env.settleSeconds, idleMb };
+  const settledMb = idleMb.at(-1) ?? endOfLoadMb;
+  return { endOfLoadMb, settledMb, settledAfterS: env.settleSeconds, idleMb };
 }
 
 function residentMb(pid) {

@@ -1,4 +1,19 @@
-import { etagForBody, etagForVersion, matchesIfNoneMatch, versionsFromIfMatch } from './etag';
+import {
+  etagForBody,
+  etagForVersion,
+  matchesIfNoneMatch,
+  versionEtagOf,
+  versionsFromIfMatch,
+} from './etag';
+
+describe('versionEtagOf', () => {
+  it('tags an answer by its integer version, and nothing else', () => {
+    expect(versionEtagOf({ id: 'x', version: 7 })).toBe('"7"');
+    expect(
+      [null, undefined, 'text', {}, { version: '7' }, { version: 1.5 }].map(versionEtagOf),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+});
 
 describe('etagForVersion', () => {
   it('is the version as a strong, quoted entity tag', () => {

@@ -8,6 +8,17 @@ import { createHash } from 'node:crypto';
  */
 export const etagForVersion = (version: number): string => `"${version}"`;
 
+/**
+ * The ETag of an answer that carries an integer `version` (a single resource, read or
+ * written); undefined for any other answer.
+ */
+export function versionEtagOf(body: unknown): string | undefined {
+  const version = (body as { version?: unknown } | null | undefined)?.version;
+  return typeof version === 'number' && Number.isInteger(version)
+    ? etagForVersion(version)
+    : undefined;
+}
+
 export const etagForBody = (body: string | Buffer): string =>
   `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 

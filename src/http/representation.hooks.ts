@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { baseUrl } from './base-url';
-import { etagForVersion } from './etag';
+import { versionEtagOf } from './etag';
 import { Page } from './pagination/page';
 
 /**
@@ -13,16 +13,14 @@ import { Page } from './pagination/page';
  *
  * A Fastify `preSerialization` hook, which sees the object a handler returned, rather than
  * Nest interceptors: every global interceptor is a layer of rxjs and async scopes around
- * every request, and four of them were about a sixth of the CPU of a GET by id (README,
+ * every request, and four of them were about a fifth of the CPU of a GET by id (README,
  * Performance). Strings, buffers and streams (documents, the docs UI) do not pass here.
  */
 export function registerRepresentationHooks(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
     if (payload instanceof Page) return done(null, envelope(request, reply, payload, config));
-    const version = (payload as { version?: unknown } | null)?.version;
-    if (typeof version === 'number' && Number.isInteger(version)) {
-      void reply.header('ETag', etagForVersion(version));
-    }
+    const etag = versionEtagOf(payload);
+    if (etag !== undefined) void reply.header('ETag', etag);
     done(null, payload);
   });
 }

@@ -12,7 +12,7 @@ import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { baseUrl } from '../http/base-url';
 import { isErrorCode } from '../http/error-codes';
-import { etagForVersion } from '../http/etag';
+import { versionEtagOf } from '../http/etag';
 import { FieldError, Problem } from '../http/problem';
 import { headerFieldCount, headerProblem } from '../http/header-fields';
 import { toProblem } from '../http/problem-mapping';
@@ -262,10 +262,8 @@ function success(reply: FastifyReply, body: unknown): StoredResponse {
     if (value !== undefined) headers[name] = String(value);
   }
   // The representation hook tags the body after this one has seen it.
-  const version = (body as { version?: unknown } | null | undefined)?.version;
-  if (!headers.ETag && typeof version === 'number' && Number.isInteger(version)) {
-    headers.ETag = etagForVersion(version);
-  }
+  const etag = headers.ETag ?? versionEtagOf(body);
+  if (etag !== undefined) headers.ETag = etag;
   return {
     status: reply.statusCode,
     body: body === undefined ? null : body,
