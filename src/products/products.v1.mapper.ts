@@ -1,26 +1,20 @@
-import { formatMoney, type MoneyFields } from '../common/money';
+import type { MoneyFields } from '../common/money';
+import { MONEY_V1 } from '../common/money-view';
 import { ValidationProblem } from '../http/problem';
 import type { ProductPatchV1Dto, ProductWriteV1Dto } from './dto/product-write.v1.dto';
 import type { ProductV1Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';
 import type { ProductEntity } from './product.entity';
+import { productBase } from './products.shared.mapper';
 
 /** v1 writes a price as the `price`/`currency` pair. */
 const PRICE_FIELDS: MoneyFields = { amount: 'price', currency: 'currency' };
 
 export function toProductV1(p: ProductEntity): ProductV1Dto {
   return {
-    id: p.id,
-    sku: p.sku,
-    name: p.name,
-    description: p.description,
-    category: p.category,
-    price: formatMoney(p.priceMinor, p.priceScale),
+    ...productBase(p),
+    price: MONEY_V1(p.priceMinor, p.priceScale, p.currency),
     currency: p.currency,
-    active: p.active,
-    version: p.version,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
   };
 }
 

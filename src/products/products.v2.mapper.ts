@@ -4,17 +4,13 @@ import type { ProductPatchV2Dto, ProductWriteV2Dto } from './dto/product-write.v
 import type { ProductV2Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';
 import type { ProductEntity } from './product.entity';
-import { toProductV1 } from './products.v1.mapper';
+import { productBase } from './products.shared.mapper';
 
 /** v2 writes a price as a money object (API.md §11). */
 const PRICE_FIELDS: MoneyFields = { amount: 'price.amount', currency: 'price.currency' };
 
 export function toProductV2(p: ProductEntity): ProductV2Dto {
-  const { price: _price, currency: _currency, ...shared } = toProductV1(p);
-  return {
-    ...shared,
-    price: MONEY_V2(p.priceMinor, p.priceScale, p.currency),
-  };
+  return { ...productBase(p), price: MONEY_V2(p.priceMinor, p.priceScale, p.currency) };
 }
 
 export function productInputFromV2(dto: ProductWriteV2Dto): ProductInput {
