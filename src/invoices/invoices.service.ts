@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
+import type { StatusWithHistory } from '../common/status-history';
 import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import { NotFoundProblem } from '../http/problem';
@@ -18,7 +19,6 @@ import {
   OrderAlreadyInvoicedProblem,
   OrderNotInvoiceableProblem,
 } from './invoice-problems';
-import type { InvoiceStatusHistoryEntity } from './invoice-status-history.entity';
 import {
   INVOICE_LIFE,
   isInvoiceEditable,
@@ -33,10 +33,7 @@ import { TRANSACTION_TIME } from '../database/transaction-time';
 /** Days from creation to the default due date. */
 export const DEFAULT_PAYMENT_TERM_DAYS = 30;
 
-export interface InvoiceWithHistory {
-  invoice: InvoiceEntity;
-  history: InvoiceStatusHistoryEntity[];
-}
+export type InvoiceWithHistory = StatusWithHistory<InvoiceStatus, InvoiceEntity>;
 
 /**
  * Invoice use cases. Creation locks the order, copies its lines and total and takes the
@@ -66,7 +63,7 @@ export class InvoicesService {
 
   async statusOf(principal: Principal, id: string): Promise<InvoiceWithHistory> {
     const invoice = await this.get(principal, id);
-    return { invoice, history: await this.invoices.historyOf(invoice) };
+    return { current: invoice, history: await this.invoices.historyOf(invoice) };
   }
 
   /**
@@ -162,7 +159,7 @@ export class InvoicesService {
     const invoice = await inTransaction(this.dataSource, (manager) =>
       this.moveStatus(manager, id, to, principal.subject, expectedVersions),
     );
-    return { invoice, history: await this.invoices.historyOf(invoice) };
+    return { current: invoice, history: await this.invoices.historyOf(invoice) };
   }
 
   /**

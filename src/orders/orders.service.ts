@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { hasMinorUnits, minorDigits } from '../common/money';
+import type { StatusWithHistory } from '../common/status-history';
 import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import {
@@ -21,7 +22,6 @@ import type { ProductEntity } from '../products/product.entity';
 import type { OrderInput, OrderPatch } from './order-input';
 import type { OrderLineEntity } from './order-line.entity';
 import { InsufficientStockProblem } from './order-problems';
-import type { OrderStatusHistoryEntity } from './order-status-history.entity';
 import { ORDER_LIFE, type OrderStatus } from './order-status';
 import type { OrderEntity, ShippingAddress } from './order.entity';
 import { OrderFilters, OrdersRepository } from './orders.repository';
@@ -30,10 +30,7 @@ import { toOrderV1 } from './orders.mapper';
 /** The largest amount a bigint column holds, in minor units. */
 const MAX_MINOR = 2n ** 63n - 1n;
 
-export interface OrderWithHistory {
-  order: OrderEntity;
-  history: OrderStatusHistoryEntity[];
-}
+export type OrderWithHistory = StatusWithHistory<OrderStatus, OrderEntity>;
 
 /**
  * Order use cases. Creation snapshots the catalog and reserves stock in one transaction;
@@ -60,7 +57,7 @@ export class OrdersService {
 
   async statusOf(principal: Principal, id: string): Promise<OrderWithHistory> {
     const order = await this.get(principal, id);
-    return { order, history: await this.orders.historyOf(order) };
+    return { current: order, history: await this.orders.historyOf(order) };
   }
 
   create(
@@ -142,7 +139,7 @@ export class OrdersService {
     const order = await inTransaction(this.dataSource, (manager) =>
       this.moveStatus(manager, id, to, principal.subject, expectedVersions),
     );
-    return { order, history: await this.orders.historyOf(order) };
+    return { current: order, history: await this.orders.historyOf(order) };
   }
 
   /**
