@@ -13,27 +13,36 @@ export interface LockedUpdate<E> {
   change: (current: E) => Partial<E> | Promise<Partial<E>>;
 }
 
+/** A row before and after a guarded write; the same object when nothing changed. */
+export interface Updated<E> {
+  previous: E;
+  current: E;
+  /** false for a write that changed nothing: the version stayed (API.md §3) */
+  changed: boolean;
+}
+
 /**
  * Lock, check, update in one transaction (STYLE.md: updateWithLock): the row is read
  * `FOR UPDATE`, `If-Match` is compared with its version, the rule computes the change,
- * and the UPDATE bumps `version` and `updated_at`. Returns null when no live row has the
- * key (any row, for tables that are never archived). Concurrent writers queue on the row
- * lock, so none is lost.
+ * and the UPDATE bumps `version` and `updated_at`. Returns the row before and after, so
+ * a caller can tell a change from none (to record an event, or a ledger entry) without
+ * keeping the row it was shown; null when no live row has the key (any row, for tables
+ * that are never archived). Concurrent writers queue on the row lock, so none is lost.
  */
 export async function updateWithLock<E extends ObjectLiteral & { version: number }>(
   manager: EntityManager,
   entity: EntityTarget<E>,
   alias: string,
   update: LockedUpdate<E>,
-): Promise<E | null> {
-  const current = await lockForWrite(manager, entity, alias, update);
-  if (!current) return null;
-  const change = await update.change(current);
+): Promise<Updated<E> | null> {
+  const previous = await lockForWrite(manager, entity, alias, update);
+  if (!previous) return null;
+  const change = await update.change(previous);
   // A write that changes nothing is no change: the version stays (API.md §3).
   if (
-    Object.entries(change).every(([k, v]) => sameValue((current as Record<string, unknown>)[k], v))
+    Object.entries(change).every(([k, v]) => sameValue((previous as Record<string, unknown>)[k], v))
   ) {
-    return current;
+    return { previous, current: previous, changed: false };
   }
   const key = { key: update.key };
   await manager
@@ -42,10 +51,11 @@ export async function updateWithLock<E extends ObjectLiteral & { version: number
     .set(change)
     .where(`${update.keyColumn.split('.')[1]} = :key`, key)
     .execute();
-  return manager
+  const current = await manager
     .createQueryBuilder(entity, alias)
     .where(`${update.keyColumn} = :key`, key)
     .getOneOrFail();
+  return { previous, current, changed: true };
 }
 
 /** Which row to lock, and the `If-Match` versions it must have. */

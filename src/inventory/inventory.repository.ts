@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { PreparedStatement } from '../database/prepared-statement';
-import { updateWithLock } from '../database/update-with-lock';
+import { type Updated, updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';
@@ -176,24 +176,21 @@ export class InventoryRepository {
     sku: string,
     expectedVersions: number[] | undefined,
     change: (current: InventoryItemEntity) => Partial<InventoryItemEntity>,
-  ): Promise<InventoryItemEntity | null> {
-    let onHandBefore = 0;
+  ): Promise<Updated<InventoryItemEntity> | null> {
     const updated = await updateWithLock(manager, InventoryItemEntity, 'i', {
       keyColumn: 'i.sku',
       key: sku,
       expectedVersions,
-      change: (current) => {
-        onHandBefore = current.quantityOnHand;
-        return change(current);
-      },
+      change,
     });
-    if (updated && updated.quantityOnHand !== onHandBefore) {
+    if (updated && updated.current.quantityOnHand !== updated.previous.quantityOnHand) {
+      const { previous, current } = updated;
       await recordInLedger(manager, {
         sku,
-        delta: updated.quantityOnHand - onHandBefore,
-        reason: `quantityOnHand set to ${updated.quantityOnHand}`,
-        quantityOnHand: updated.quantityOnHand,
-        quantityReserved: updated.quantityReserved,
+        delta: current.quantityOnHand - previous.quantityOnHand,
+        reason: `quantityOnHand set to ${current.quantityOnHand}`,
+        quantityOnHand: current.quantityOnHand,
+        quantityReserved: current.quantityReserved,
       });
     }
     return updated;

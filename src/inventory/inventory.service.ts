@@ -55,7 +55,7 @@ export class InventoryService {
         return { ...input };
       }),
     );
-    return updated ?? notFound(sku);
+    return updated?.current ?? notFound(sku);
   }
 
   /**

@@ -4,7 +4,7 @@ import { EntityManager, LessThanOrEqual, Repository } from 'typeorm';
 import { ownedBy } from '../auth/ownership';
 import { attachChildren } from '../database/attach-children';
 import type { Principal } from '../auth/principal';
-import { updateWithLock } from '../database/update-with-lock';
+import { type Updated, updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';
@@ -162,7 +162,7 @@ export class InvoicesRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: InvoiceEntity) => Partial<InvoiceEntity> | Promise<Partial<InvoiceEntity>>,
-  ): Promise<InvoiceEntity | null> {
+  ): Promise<Updated<InvoiceEntity> | null> {
     const updated = await updateWithLock(manager, InvoiceEntity, 'i', {
       keyColumn: 'i.id',
       key: id,
@@ -171,7 +171,7 @@ export class InvoicesRepository {
       change,
     });
     if (!updated) return null;
-    await attachLines(manager, [updated]);
+    await attachLines(manager, [updated.current]);
     return updated;
   }
 

@@ -126,7 +126,6 @@ export class InvoicesService {
   /** PATCH: dueDate and notes, only while the invoice is draft or open. */
   update(id: string, patch: InvoicePatch, expectedVersions?: number[]): Promise<InvoiceEntity> {
     return inTransaction(this.dataSource, async (manager) => {
-      let before: number | undefined;
       const updated = await this.invoices.update(manager, id, expectedVersions, (current) => {
         if (!isInvoiceEditable(current.status)) {
           throw new InvoiceNotEditableProblem(current.status);
@@ -135,7 +134,6 @@ export class InvoicesService {
         if (patch.dueDate !== undefined && patch.dueDate < earliest) {
           throw new DueDateTooEarlyProblem(earliest);
         }
-        before = current.version;
         return {
           ...(patch.dueDate !== undefined ? { dueDate: patch.dueDate } : {}),
           ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
@@ -143,10 +141,10 @@ export class InvoicesService {
       });
       if (!updated) return notFound(id);
       // A PATCH that changes nothing keeps the version and tells no one.
-      if (updated.version !== before) {
-        await this.outbox.record(manager, 'invoice.updated', toInvoiceV1(updated));
+      if (updated.changed) {
+        await this.outbox.record(manager, 'invoice.updated', toInvoiceV1(updated.current));
       }
-      return updated;
+      return updated.current;
     });
   }
 
@@ -186,10 +184,10 @@ export class InvoicesService {
       return { status: to, ...stampsOf(effect) };
     });
     if (!moved) return notFound(id);
-    const object = toInvoiceV1(moved);
+    const object = toInvoiceV1(moved.current);
     await this.outbox.record(manager, 'invoice.updated', object);
     if (to === 'paid') await this.outbox.record(manager, 'invoice.paid', object);
-    return moved;
+    return moved.current;
   }
 }
 

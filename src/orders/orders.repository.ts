@@ -6,7 +6,7 @@ import { attachChildren } from '../database/attach-children';
 import type { Principal } from '../auth/principal';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
-import { updateWithLock } from '../database/update-with-lock';
+import { type Updated, updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';
@@ -182,7 +182,7 @@ export class OrdersRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: OrderEntity) => Partial<OrderEntity> | Promise<Partial<OrderEntity>>,
-  ): Promise<OrderEntity | null> {
+  ): Promise<Updated<OrderEntity> | null> {
     const updated = await updateWithLock(manager, OrderEntity, 'o', {
       keyColumn: 'o.id',
       key: id,
@@ -194,7 +194,7 @@ export class OrdersRepository {
       },
     });
     if (!updated) return null;
-    await attachLines(manager, [updated]);
+    await attachLines(manager, [updated.current]);
     return updated;
   }
 

@@ -127,7 +127,7 @@ export class OrdersService {
         };
       }),
     );
-    return updated ?? notFound(id);
+    return updated?.current ?? notFound(id);
   }
 
   async changeStatus(
@@ -168,9 +168,9 @@ export class OrdersService {
       });
       return { status: to };
     });
-    if (!moved) notFound(id);
-    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved));
-    return moved;
+    if (!moved) return notFound(id);
+    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved.current));
+    return moved.current;
   }
 
   /**
@@ -209,9 +209,9 @@ export class OrdersService {
       });
       return { status: 'confirmed' as const };
     });
-    if (!moved) notFound(id);
-    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved));
-    return moved;
+    if (!moved) return notFound(id);
+    await this.outbox.record(manager, 'order.status_changed', toOrderV1(moved.current));
+    return moved.current;
   }
 }
 

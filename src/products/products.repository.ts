@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
-import { updateWithLock } from '../database/update-with-lock';
+import { type Updated, updateWithLock } from '../database/update-with-lock';
 import { ConflictProblem } from '../http/problem';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
@@ -104,7 +104,7 @@ export class ProductsRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: ProductEntity) => Partial<ProductEntity>,
-  ): Promise<ProductEntity | null> {
+  ): Promise<Updated<ProductEntity> | null> {
     return updateWithLock(manager, ProductEntity, 'p', {
       keyColumn: 'p.id',
       key: id,

@@ -70,7 +70,7 @@ export class ProductsService {
         return { ...fields, ...(money ? priceColumns(money) : {}) };
       }),
     );
-    return updated ?? notFound(id);
+    return updated?.current ?? notFound(id);
   }
 
   /** DELETE archives: gone from reads, kept for the orders that snapshot it. */
@@ -79,7 +79,7 @@ export class ProductsService {
       const product = await this.products.update(manager, id, expectedVersions, () => ({
         archivedAt: new Date(),
       }));
-      if (product) await this.inventory.archiveFor(manager, product.id);
+      if (product) await this.inventory.archiveFor(manager, product.current.id);
       return product;
     });
     if (!archived) notFound(id);

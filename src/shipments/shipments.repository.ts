@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { ownedBy } from '../auth/ownership';
 import type { Principal } from '../auth/principal';
-import { updateWithLock } from '../database/update-with-lock';
+import { type Updated, updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';
@@ -82,7 +82,7 @@ export class ShipmentsRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: ShipmentEntity) => Partial<ShipmentEntity> | Promise<Partial<ShipmentEntity>>,
-  ): Promise<ShipmentEntity | null> {
+  ): Promise<Updated<ShipmentEntity> | null> {
     return updateWithLock(manager, ShipmentEntity, 's', {
       keyColumn: 's.id',
       key: id,

@@ -96,7 +96,6 @@ export class ShipmentsService {
     expectedVersions?: number[],
   ): Promise<ShipmentEntity> {
     return inTransaction(this.dataSource, async (manager) => {
-      let before: number | undefined;
       let effect: OrderEffect = 'none';
       const updated = await this.shipments.update(manager, id, expectedVersions, (current) => {
         const to = patch.status !== current.status ? patch.status : undefined;
@@ -114,14 +113,13 @@ export class ShipmentsService {
         if (isShipmentFinal(current.status) && Object.keys(edits).length > 0) {
           throw new ShipmentFinalProblem(current.status, Object.keys(edits));
         }
-        before = current.version;
         return { ...(to !== undefined ? { status: to } : {}), ...edits };
       });
       if (!updated) return notFound(id);
-      if (updated.version === before) return updated;
-      await this.outbox.record(manager, 'shipment.updated', toShipment(updated));
-      await this.applyToOrder(manager, updated.orderId, effect, principal.subject);
-      return updated;
+      if (!updated.changed) return updated.current;
+      await this.outbox.record(manager, 'shipment.updated', toShipment(updated.current));
+      await this.applyToOrder(manager, updated.current.orderId, effect, principal.subject);
+      return updated.current;
     });
   }
 

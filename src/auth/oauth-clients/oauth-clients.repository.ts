@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
+import { deleteWithLock, type Updated, updateWithLock } from '../../database/update-with-lock';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -56,7 +56,7 @@ export class OAuthClientsRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: OAuthClientEntity) => Partial<OAuthClientEntity>,
-  ): Promise<OAuthClientEntity | null> {
+  ): Promise<Updated<OAuthClientEntity> | null> {
     return updateWithLock(manager, OAuthClientEntity, 'c', {
       keyColumn: 'c.id',
       key: id,

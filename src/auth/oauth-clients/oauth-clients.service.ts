@@ -80,7 +80,7 @@ export class OAuthClientsService {
         };
       }),
     );
-    return updated ?? notFound(id);
+    return updated?.current ?? notFound(id);
   }
 
   /**

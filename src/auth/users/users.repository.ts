@@ -2,7 +2,7 @@ import { violates } from '../../database/constraint-violation';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
+import { deleteWithLock, type Updated, updateWithLock } from '../../database/update-with-lock';
 import { ConflictProblem } from '../../http/problem';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
@@ -70,7 +70,7 @@ export class UsersRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: UserEntity) => Partial<UserEntity>,
-  ): Promise<UserEntity | null> {
+  ): Promise<Updated<UserEntity> | null> {
     try {
       return await updateWithLock(manager, UserEntity, 'u', {
         keyColumn: 'u.id',

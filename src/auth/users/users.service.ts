@@ -77,7 +77,7 @@ export class UsersService {
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       })),
     );
-    return updated ?? notFound(id);
+    return updated?.current ?? notFound(id);
   }
 
   async delete(id: string, expectedVersions?: number[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { deleteWithLock, updateWithLock } from '../../database/update-with-lock';
+import { deleteWithLock, type Updated, updateWithLock } from '../../database/update-with-lock';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -60,7 +60,7 @@ export class WebhookEndpointsRepository {
     id: string,
     expectedVersions: number[] | undefined,
     change: (current: WebhookEndpointEntity) => Partial<WebhookEndpointEntity>,
-  ): Promise<WebhookEndpointEntity | null> {
+  ): Promise<Updated<WebhookEndpointEntity> | null> {
     return updateWithLock(manager, WebhookEndpointEntity, 'w', {
       keyColumn: 'w.id',
       key: id,

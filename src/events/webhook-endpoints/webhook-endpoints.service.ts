@@ -87,7 +87,6 @@ export class WebhookEndpointsService {
     // Resolved before the row is locked: DNS can be slow.
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     const updated = await inTransaction(this.dataSource, async (manager) => {
-      let disabling = false;
       const endpoint = await this.endpoints.update(manager, id, expectedVersions, (current) => {
         const change: Partial<WebhookEndpointEntity> = {};
         if (patch.url !== undefined) change.url = patch.url;
@@ -95,7 +94,6 @@ export class WebhookEndpointsService {
         if (patch.description !== undefined) change.description = patch.description;
         // The fan-out compares these with events' times, which the database stamps: one clock.
         if (patch.enabled === false && current.enabled) {
-          disabling = true;
           Object.assign(change, {
             enabled: false,
             disabledReason: 'manual',
@@ -113,10 +111,12 @@ export class WebhookEndpointsService {
         }
         return change;
       });
-      if (endpoint && disabling) await this.deliveries.killOutstanding(manager, id);
+      if (endpoint?.previous.enabled && !endpoint.current.enabled) {
+        await this.deliveries.killOutstanding(manager, id);
+      }
       return endpoint;
     });
-    return updated ?? notFound(id);
+    return updated?.current ?? notFound(id);
   }
 
   /** DELETE: the endpoint, its deliveries and their attempts are gone. */
@@ -143,7 +143,7 @@ export class WebhookEndpointsService {
         })),
       beforeCommit,
     );
-    return rotated ?? notFound(id);
+    return rotated?.current ?? notFound(id);
   }
 
   async listDeliveries(
