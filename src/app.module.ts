@@ -13,7 +13,7 @@ import { OutboxModule } from './events/outbox.module';
 import { WebhookEndpointsModule } from './events/webhook-endpoints/webhook-endpoints.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
-import type { RouteTable } from './http/route-table';
+import type { RouteTable } from './http/routing/route-table';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { InvoicesModule } from './invoices/invoices.module';

@@ -8,8 +8,8 @@ import {
 } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { Problem } from '../src/http/problem';
-import { toProblem } from '../src/http/problem-mapping';
+import { Problem } from '../src/http/problems/problem';
+import { toProblem } from '../src/http/problems/problem-mapping';
 import { browse, CookieJar } from './support/oauth-browser';
 import { expectProblem } from './support/problem';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../src/http/error-codes';
+import { ERROR_CODES } from '../src/http/problems/error-codes';
 import { createProduct, productBody } from './support/factories';
 import { expectProblem, fieldsOf, PROBLEM_CONTENT_TYPE } from './support/problem';
 import { parseAnswer, rawExchange } from './support/raw-http';

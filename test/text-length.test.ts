@@ -7,7 +7,7 @@ import { startTestApp, TestApp } from './support/test-app';
  * A length bound counts code points, as the documents' maxLength (JSON Schema) and the
  * varchar columns do. "a" followed by U+FE0F (a variation selector) is two code points;
  * validator.js counted the pair as one, so such text passed validation and then broke the
- * column (500) or the documented maxLength (src/http/code-point-length.ts).
+ * column (500) or the documented maxLength (src/http/input/code-point-length.ts).
  */
 let api: TestApp;
 

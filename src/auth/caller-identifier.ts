@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { baseUrl } from '../http/base-url';
+import { baseUrl } from '../http/responses/base-url';
 import { ApiKeyStrategy } from './api-keys/api-key.strategy';
 import { bearerTokenOf } from './authentication.guard';
 import { JwtVerifier } from './jwt/jwt-verifier';

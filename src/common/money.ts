@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { data as iso4217 } from 'currency-codes';
-import { FieldError } from '../http/problem';
+import { FieldError } from '../http/problems/problem';
 
 /**
  * ISO 4217 list one, from the `currency-codes` package (pinned: a new version of the list

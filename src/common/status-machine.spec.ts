@@ -1,4 +1,4 @@
-import { Problem } from '../http/problem';
+import { Problem } from '../http/problems/problem';
 import { statusMachine } from './status-machine';
 
 const life = statusMachine<'a' | 'b' | 'c', string>('A thing', ['a', 'b', 'c'], {

@@ -1,4 +1,4 @@
-import { Problem } from '../http/problem';
+import { Problem } from '../http/problems/problem';
 
 /**
  * One resource's life: its statuses and the one table of allowed moves, each with what

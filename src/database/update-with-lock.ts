@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { PreconditionFailedProblem } from '../http/problem';
+import { PreconditionFailedProblem } from '../http/problems/problem';
 
 export interface LockedUpdate<E> {
   /** qualified key column, e.g. `p.id` */

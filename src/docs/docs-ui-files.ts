@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { etagForBody } from '../http/etag';
+import { etagForBody } from '../http/responses/etag';
 
 /** Where SwaggerModule serves the files of swagger-ui-dist (@fastify/static's route). */
 const UI_FILES_ROUTE = '/docs/*';

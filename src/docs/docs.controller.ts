@@ -4,8 +4,8 @@ import { Controller, Get, Header, Param, VERSION_NEUTRAL } from '@nestjs/common'
 import { ApiExcludeController } from '@nestjs/swagger';
 import { marked } from 'marked';
 import { Public } from '../auth/auth.decorators';
-import { ERROR_CODES, isErrorCode } from '../http/error-codes';
-import { Problem } from '../http/problem';
+import { ERROR_CODES, isErrorCode } from '../http/problems/error-codes';
+import { Problem } from '../http/problems/problem';
 import { escapeHtml, htmlPage } from './html-page';
 import { OpenApiRegistry } from './openapi/openapi-registry';
 

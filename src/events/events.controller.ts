@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
-import { ApiPage, ApiResource } from '../http/openapi.decorators';
+import { ApiPage, ApiResource } from '../http/routing/openapi.decorators';
 import { Page } from '../http/pagination/page';
-import { ResourceId } from '../http/resource-id.pipe';
+import { ResourceId } from '../http/input/resource-id.pipe';
 import { EventDto } from './dto/event.dto';
 import { ListEventsDto } from './dto/list-events.dto';
 import { toEventEnvelope } from './event-envelope';

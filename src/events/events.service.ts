@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundProblem } from '../http/problem';
+import { NotFoundProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import type { EventEntity } from './event.entity';

@@ -7,8 +7,8 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
-import type { Problem } from '../http/problem';
-import { serviceUnavailable } from '../http/problem-mapping';
+import type { Problem } from '../http/problems/problem';
+import { serviceUnavailable } from '../http/problems/problem-mapping';
 import { RedisHealthIndicator } from './redis.health';
 
 /** Liveness and readiness for orchestrators and load balancers (API.md §12). */

@@ -1,6 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { serviceUnavailable } from './problem-mapping';
+import { serviceUnavailable } from './problems/problem-mapping';
 
 /**
  * Nest's FastifyAdapter, closed requests first: on `app.close()` the server stops taking

@@ -1,9 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { ProblemFilter } from './problem.filter';
-import { RouteTable } from './route-table';
-import { UndeclaredInputGuard } from './undeclared-input.guard';
-import { StrictValidationPipe } from './validation.pipe';
+import { ProblemFilter } from './problems/problem.filter';
+import { RouteTable } from './routing/route-table';
+import { UndeclaredInputGuard } from './input/undeclared-input.guard';
+import { StrictValidationPipe } from './input/validation.pipe';
 
 /**
  * The HTTP contract layer in Nest: one filter, one validation pipe, the input rules no DTO

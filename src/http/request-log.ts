@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withoutSecrets } from './log-redaction';
-import { routePatternOf } from './route-pattern';
+import { routePatternOf } from './routing/route-pattern';
 
 /** Errors the app answered itself (problem filter, OAuth server), by request. */
 const serverErrors = new WeakMap<IncomingMessage, unknown>();

@@ -10,13 +10,13 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { AppConfig } from '../config/app-config';
-import { baseUrl } from '../http/base-url';
-import { isErrorCode } from '../http/error-codes';
-import { versionEtagOf } from '../http/etag';
-import { FieldError, Problem } from '../http/problem';
-import { headerFieldCount, headerProblem } from '../http/header-fields';
-import { toProblem } from '../http/problem-mapping';
-import { problemBody } from '../http/problem-response';
+import { baseUrl } from '../http/responses/base-url';
+import { isErrorCode } from '../http/problems/error-codes';
+import { versionEtagOf } from '../http/responses/etag';
+import { FieldError, Problem } from '../http/problems/problem';
+import { headerFieldCount, headerProblem } from '../http/input/header-fields';
+import { toProblem } from '../http/problems/problem-mapping';
+import { problemBody } from '../http/problems/problem-response';
 import {
   IdempotencyRepository,
   IN_FLIGHT_LEASE_MS,

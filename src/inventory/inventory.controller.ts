@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
-import { IfMatch } from '../http/if-match.decorator';
-import { Location, type SetLocation } from '../http/location.decorator';
-import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/openapi.decorators';
+import { IfMatch } from '../http/input/if-match.decorator';
+import { Location, type SetLocation } from '../http/responses/location.decorator';
+import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../http/routing/openapi.decorators';
 import { OffsetListQueryDto } from '../http/pagination/list-query.dto';
 import { Page } from '../http/pagination/page';
-import { ResourceId, SkuParam } from '../http/resource-id.pipe';
+import { ResourceId, SkuParam } from '../http/input/resource-id.pipe';
 import {
   AdjustmentDto,
   AdjustmentWriteDto,

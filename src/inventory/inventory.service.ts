@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type BeforeCommit, inTransaction } from '../database/transaction';
-import { ConflictProblem, NotFoundProblem, Problem, ValidationProblem } from '../http/problem';
+import {
+  ConflictProblem,
+  NotFoundProblem,
+  Problem,
+  ValidationProblem,
+} from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { MAX_QUANTITY } from './dto/inventory.dto';

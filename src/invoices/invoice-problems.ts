@@ -1,5 +1,5 @@
 import type { InvoiceStatus } from './invoice-status';
-import { Problem, ValidationProblem } from '../http/problem';
+import { Problem, ValidationProblem } from '../http/problems/problem';
 import type { OrderStatus } from '../orders/order-status';
 
 /** Orders in these statuses can be invoiced: what was confirmed is owed. */

@@ -1,4 +1,4 @@
-import { statusController } from '../http/status-controller';
+import { statusController } from '../http/routing/status-controller';
 import { InvoiceStatusDto } from './dto/invoice-status.dto';
 import { InvoiceStatusWriteDto } from './dto/invoice-write.dto';
 import type { InvoiceStatus } from './invoice-status';

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import type { StatusWithHistory } from '../common/status-history';
 import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
-import { NotFoundProblem } from '../http/problem';
+import { NotFoundProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { UnknownOrderReferenceProblem } from '../orders/order-problems';

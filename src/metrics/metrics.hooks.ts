@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { routePatternOf } from '../http/route-pattern';
+import { routePatternOf } from '../http/routing/route-pattern';
 import type { Metrics } from './metrics';
 
 export const METRICS_PATH = '/metrics';

@@ -1,4 +1,4 @@
-import { Problem, ValidationProblem } from '../http/problem';
+import { Problem, ValidationProblem } from '../http/problems/problem';
 import type { ShortLine } from '../inventory/inventory.repository';
 
 /** 409: some lines cannot be reserved; nothing was. `errors` names each short line. */

@@ -1,4 +1,4 @@
-import { statusController } from '../http/status-controller';
+import { statusController } from '../http/routing/status-controller';
 import { OrderStatusDto } from './dto/order-status.dto';
 import { OrderStatusWriteDto } from './dto/order-write.dto';
 import { CUSTOMERS_CANNOT_CHANGE_ORDERS } from './order-problems';

@@ -13,7 +13,7 @@ import {
   NotFoundProblem,
   Problem,
   ValidationProblem,
-} from '../http/problem';
+} from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { InventoryRepository, StockLine } from '../inventory/inventory.repository';

@@ -1,18 +1,18 @@
 import { Body, Controller, Delete, Get, Patch, Put, Query, Type } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
-import { IfMatch } from '../http/if-match.decorator';
-import { Location, type SetLocation } from '../http/location.decorator';
+import { IfMatch } from '../http/input/if-match.decorator';
+import { Location, type SetLocation } from '../http/responses/location.decorator';
 import {
   ApiCreated,
   ApiDeleted,
   ApiIfMatch,
   ApiPage,
   ApiResource,
-} from '../http/openapi.decorators';
+} from '../http/routing/openapi.decorators';
 import { Page } from '../http/pagination/page';
-import { ResourceId } from '../http/resource-id.pipe';
-import { ParamType, type ResourceVersion } from '../http/versioned-controller';
+import { ResourceId } from '../http/input/resource-id.pipe';
+import { ParamType, type ResourceVersion } from '../http/routing/versioned-controller';
 import { ListProductsV1Dto, ListProductsV2Dto } from './dto/list-products.dto';
 import { ProductPatchV1Dto, ProductWriteV1Dto } from './dto/product-write.v1.dto';
 import { ProductPatchV2Dto, ProductWriteV2Dto } from './dto/product-write.v2.dto';

@@ -5,7 +5,7 @@ import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
 import { type Updated, updateWithLock } from '../database/update-with-lock';
-import { ConflictProblem } from '../http/problem';
+import { ConflictProblem } from '../http/problems/problem';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { Page } from '../http/pagination/page';

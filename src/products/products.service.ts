@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { isFieldError, parseMoney, StoredMoney } from '../common/money';
 import { BeforeCommit, inTransaction } from '../database/transaction';
-import { NotFoundProblem, ValidationProblem } from '../http/problem';
+import { NotFoundProblem, ValidationProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { InventoryRepository } from '../inventory/inventory.repository';

@@ -1,6 +1,6 @@
 import type { MoneyFields } from '../common/money';
 import { MONEY_V1 } from '../common/money-view';
-import { ValidationProblem } from '../http/problem';
+import { ValidationProblem } from '../http/problems/problem';
 import type { ProductPatchV1Dto, ProductWriteV1Dto } from './dto/product-write.v1.dto';
 import type { ProductV1Dto } from './dto/product.dto';
 import type { ProductInput, ProductPatch } from './product-input';

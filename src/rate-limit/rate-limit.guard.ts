@@ -16,7 +16,7 @@ import {
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
 import type { FastifyRequest } from 'fastify';
-import { memoByRoute, type RouteHandler } from '../http/route-memo';
+import { memoByRoute, type RouteHandler } from '../http/routing/route-memo';
 import { isRateLimitedPath } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
 

@@ -1,10 +1,10 @@
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
-import { baseUrl } from '../http/base-url';
-import type { Problem } from '../http/problem';
-import { toProblem } from '../http/problem-mapping';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problem-response';
+import { baseUrl } from '../http/responses/base-url';
+import type { Problem } from '../http/problems/problem';
+import { toProblem } from '../http/problems/problem-mapping';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems/problem-response';
 import { isRateLimitedPath, writeRateLimitHeaders } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
 

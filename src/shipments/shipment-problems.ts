@@ -1,5 +1,5 @@
 import type { ShipmentStatus } from './shipment-status';
-import { Problem } from '../http/problem';
+import { Problem } from '../http/problems/problem';
 import type { OrderStatus } from '../orders/order-status';
 
 /** Shipments an order may have, cancelled ones included (bounds the order's history). */

@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { BeforeCommit, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
-import { NotFoundProblem } from '../http/problem';
+import { NotFoundProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
 import { UnknownOrderReferenceProblem } from '../orders/order-problems';

@@ -1,16 +1,16 @@
 import { Body, Controller, Delete, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IfMatch } from '../../http/if-match.decorator';
-import { Location, type SetLocation } from '../../http/location.decorator';
+import { IfMatch } from '../../http/input/if-match.decorator';
+import { Location, type SetLocation } from '../../http/responses/location.decorator';
 import {
   ApiCreated,
   ApiDeleted,
   ApiIfMatch,
   ApiPage,
   ApiResource,
-} from '../../http/openapi.decorators';
+} from '../../http/routing/openapi.decorators';
 import { Page } from '../../http/pagination/page';
-import { ResourceId } from '../../http/resource-id.pipe';
+import { ResourceId } from '../../http/input/resource-id.pipe';
 import { ShownOnce } from '../../idempotency/shown-once.decorator';
 import { RequirePermission } from '../auth.decorators';
 import { API_KEY_CACHE_TTL_MS } from './api-key-verifier';

@@ -3,7 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { BeforeCommit, inTransaction } from '../../database/transaction';
-import { FieldError, NotFoundProblem, Problem, ValidationProblem } from '../../http/problem';
+import {
+  FieldError,
+  NotFoundProblem,
+  Problem,
+  ValidationProblem,
+} from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
 import type { Role } from '../permissions';

@@ -1,6 +1,6 @@
 import { HTTP_URI_WITHOUT_FRAGMENT } from '../../common/dto/uri';
 import { type Permission, RESOURCES } from '../permissions';
-import type { FieldError } from '../../http/problem';
+import type { FieldError } from '../../http/problems/problem';
 
 /** Every permission string, the scopes a client may be allowed (API.md §2). */
 export const ALL_PERMISSIONS: Permission[] = RESOURCES.flatMap((resource) => [

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { BeforeCommit, inTransaction } from '../../database/transaction';
-import { FieldError, NotFoundProblem, ValidationProblem } from '../../http/problem';
+import { FieldError, NotFoundProblem, ValidationProblem } from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
 import { OAuthPayloadsRepository } from '../oauth/oauth-payloads.repository';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Interaction, Provider } from 'oidc-provider';
-import { RETRY_AFTER_S } from '../../http/problem-mapping';
+import { RETRY_AFTER_S } from '../../http/problems/problem-mapping';
 import { ROLE_PERMISSIONS } from '../permissions';
 import { EMAIL_MAX_LENGTH } from '../users/user-email';
 import type { UsersService } from '../users/users.service';

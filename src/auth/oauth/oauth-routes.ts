@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Provider } from 'oidc-provider';
-import { RETRY_AFTER_S } from '../../http/problem-mapping';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problem-response';
-import { unmatchedRouteProblem } from '../../http/unmatched-routes';
+import { RETRY_AFTER_S } from '../../http/problems/problem-mapping';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problems/problem-response';
+import { unmatchedRouteProblem } from '../../http/routing/unmatched-routes';
 
 /**
  * The paths the authorization server serves, as oidc-provider sees them (under its mount

@@ -4,10 +4,10 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import { AppConfig } from '../../config/app-config';
-import { baseUrl } from '../../http/base-url';
-import { conditionalRawGet } from '../../http/raw-conditional-get';
+import { baseUrl } from '../../http/responses/base-url';
+import { conditionalRawGet } from '../../http/responses/raw-conditional-get';
 import { recordServerError } from '../../http/request-log';
-import { setRoutePattern } from '../../http/route-pattern';
+import { setRoutePattern } from '../../http/routing/route-pattern';
 import { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { UsersService } from '../users/users.service';
 import { ApiProvider } from './api-provider';

@@ -1,5 +1,5 @@
 import { errors } from 'oidc-provider';
-import { DATABASE_UNREACHABLE, databaseUnavailable } from '../../http/problem-mapping';
+import { DATABASE_UNREACHABLE, databaseUnavailable } from '../../http/problems/problem-mapping';
 
 /** The OAuth error code for a server that cannot answer now (RFC 6749 §4.1.2.1). */
 export const TEMPORARILY_UNAVAILABLE = {

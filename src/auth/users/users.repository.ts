@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { deleteWithLock, type Updated, updateWithLock } from '../../database/update-with-lock';
-import { ConflictProblem } from '../../http/problem';
+import { ConflictProblem } from '../../http/problems/problem';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { COLLECTION_SPEC } from '../../http/openapi.decorators';
+import { COLLECTION_SPEC } from '../../http/routing/openapi.decorators';
 import { keyName, type CollectionSpec } from '../../http/pagination/collection-spec';
 import { DEFAULT_LIMIT } from '../../http/pagination/list-query.dto';
 import type { Document, Json } from './openapi-shape';

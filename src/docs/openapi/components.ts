@@ -1,8 +1,8 @@
 import { WWW_AUTHENTICATE } from '../../auth/authentication.guard';
-import { ERROR_CODES } from '../../http/error-codes';
-import { PROBLEM_LIMITS } from '../../http/problem';
+import { ERROR_CODES } from '../../http/problems/error-codes';
+import { PROBLEM_LIMITS } from '../../http/problems/problem';
 import { MAX_LINK_LENGTH } from '../../http/pagination/pagination.dto';
-import { V1_DEPRECATED_AT } from '../../http/response-hooks';
+import { V1_DEPRECATED_AT } from '../../http/responses/response-hooks';
 import type { Json } from './openapi-shape';
 
 /** The RFC 9457 problem body of API.md §7. */

@@ -37,7 +37,7 @@ const FORMAT_MAX_LENGTH: Record<string, number> = {
 
 /**
  * Path parameters are validated by pipes, not DTOs, so no metadata reaches the document:
- * ids are UUIDs and inventory is addressed by SKU (API.md §3; http/resource-id.pipe.ts).
+ * ids are UUIDs and inventory is addressed by SKU (API.md §3; http/input/resource-id.pipe.ts).
  * Any other path segment is bounded by the router's `maxParamLength`.
  */
 const PATH_PARAMETERS: Record<string, Json> = {

@@ -1,4 +1,4 @@
-import { ERROR_CODES, ErrorCode } from '../../http/error-codes';
+import { ERROR_CODES, ErrorCode } from '../../http/problems/error-codes';
 import type { Document, Json } from './openapi-shape';
 import { operations } from './openapi-shape';
 

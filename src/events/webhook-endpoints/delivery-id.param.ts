@@ -1,6 +1,6 @@
 import { Param, PipeTransform } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { NotFoundProblem } from '../../http/problem';
+import { NotFoundProblem } from '../../http/problems/problem';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

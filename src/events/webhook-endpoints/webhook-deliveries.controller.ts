@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/auth.decorators';
-import { ApiPage, ApiResource } from '../../http/openapi.decorators';
+import { ApiPage, ApiResource } from '../../http/routing/openapi.decorators';
 import { Page } from '../../http/pagination/page';
-import { ResourceId } from '../../http/resource-id.pipe';
+import { ResourceId } from '../../http/input/resource-id.pipe';
 import { ApiDeliveryId, DeliveryId } from './delivery-id.param';
 import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { toWebhookDelivery } from './webhook-endpoints.mapper';

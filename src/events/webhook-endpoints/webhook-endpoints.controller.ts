@@ -1,12 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../../auth/auth.decorators';
-import { IfMatch } from '../../http/if-match.decorator';
-import { Location, type SetLocation } from '../../http/location.decorator';
-import { ApiCreated, ApiIfMatch, ApiPage, ApiResource } from '../../http/openapi.decorators';
+import { IfMatch } from '../../http/input/if-match.decorator';
+import { Location, type SetLocation } from '../../http/responses/location.decorator';
+import {
+  ApiCreated,
+  ApiIfMatch,
+  ApiPage,
+  ApiResource,
+} from '../../http/routing/openapi.decorators';
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { Page } from '../../http/pagination/page';
-import { ResourceId } from '../../http/resource-id.pipe';
+import { ResourceId } from '../../http/input/resource-id.pipe';
 import { ShownOnce } from '../../idempotency/shown-once.decorator';
 import { WebhookEndpointDto, WebhookEndpointWithSecretDto } from './dto/webhook-endpoint.dto';
 import {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { AppConfig } from '../../config/app-config';
 import { BeforeCommit, inTransaction } from '../../database/transaction';
-import { ConflictProblem, NotFoundProblem, ValidationProblem } from '../../http/problem';
+import { ConflictProblem, NotFoundProblem, ValidationProblem } from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
 import {

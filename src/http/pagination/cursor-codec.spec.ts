@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Problem } from '../problem';
+import { Problem } from '../problems/problem';
 import { CursorCodec, CursorPayload } from './cursor-codec';
 
 const SECRET = Buffer.from('cursor-secret-for-unit-tests-0123456789', 'utf8');

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Problem } from '../problem';
+import { Problem } from '../problems/problem';
 
 /** What a cursor carries: where a page starts, in which list, under which sort. */
 export interface CursorPayload {

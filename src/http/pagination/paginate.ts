@@ -1,5 +1,5 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { Problem } from '../problem';
+import { Problem } from '../problems/problem';
 import { keyName, type CollectionSpec, type SortableField } from './collection-spec';
 import { CursorCodec, invalidCursor } from './cursor-codec';
 import { DEFAULT_LIMIT } from './list-query.dto';

@@ -11,7 +11,7 @@ import {
 } from 'class-validator';
 import { IsOmittable } from '../../common/dto/omittable';
 import { QueryBoolean } from '../../common/dto/query-transforms';
-import { ApiVersionProperty, PG_INTEGER_MAX } from '../../http/openapi.decorators';
+import { ApiVersionProperty, PG_INTEGER_MAX } from '../../http/routing/openapi.decorators';
 import { OffsetListQueryDto } from '../../http/pagination/list-query.dto';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 import { IsLine } from '../../common/dto/text';

@@ -6,7 +6,7 @@ import {
   TOTAL_MAX_LENGTH,
   TOTAL_PATTERN,
 } from '../../common/dto/money.dto';
-import { ApiVersionProperty } from '../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../http/routing/openapi.decorators';
 import { MAX_ORDER_LINES } from '../../orders/dto/order-write.dto';
 import { OrderLineV1Dto, OrderLineV2Dto } from '../../orders/dto/order.dto';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice-status';

@@ -8,7 +8,7 @@ import {
   TOTAL_MAX_LENGTH,
   TOTAL_PATTERN,
 } from '../../common/dto/money.dto';
-import { ApiVersionProperty } from '../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../http/routing/openapi.decorators';
 import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
 import { ORDER_STATUSES, type OrderStatus } from '../order-status';
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES, ShippingAddressDto } from './order-write.dto';

@@ -5,7 +5,7 @@ import {
   CURRENCY_PATTERN,
   MoneyDto,
 } from '../../common/dto/money.dto';
-import { ApiVersionProperty } from '../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../http/routing/openapi.decorators';
 import { SKU_PATTERN } from './product-fields.dto';
 
 // Answers have no validators to document their bounds from: the @ApiProperty options

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiVersionProperty } from '../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../http/routing/openapi.decorators';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../shipment-status';
 import { MAX_CARRIER_LENGTH, MAX_TRACKING_NUMBER_LENGTH } from './shipment-write.dto';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiVersionProperty } from '../../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../../http/routing/openapi.decorators';
 import { type Role, ROLES } from '../../permissions';
 import { API_KEY_PATTERN } from '../api-key-hash';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiVersionProperty } from '../../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../../http/routing/openapi.decorators';
 import type { Permission } from '../../permissions';
 import { ALL_PERMISSIONS, MAX_REDIRECT_URIS } from '../oauth-client-rules';
 import { CLIENT_SECRET_PATTERN } from '../oauth-client-secret';

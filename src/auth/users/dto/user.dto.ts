@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiVersionProperty } from '../../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../../http/routing/openapi.decorators';
 import { MAX_ROLES, type Role, ROLES } from '../../permissions';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../user-email';
 

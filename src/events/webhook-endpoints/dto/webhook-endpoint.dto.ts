@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiVersionProperty } from '../../../http/openapi.decorators';
+import { ApiVersionProperty } from '../../../http/routing/openapi.decorators';
 import { DISABLED_REASONS, type DisabledReason } from '../webhook-endpoint.entity';
 import { MAX_URL_LENGTH, SUBSCRIBABLE } from './webhook-endpoint-write.dto';
 

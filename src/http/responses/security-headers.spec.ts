@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 import { helmetOptions, securityHeaders } from './security-headers';
 
 const headersFor = (tls: AppConfig['tls']) =>

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 import { baseUrl } from './base-url';
 import { versionEtagOf } from './etag';
-import { Page } from './pagination/page';
+import { Page } from '../pagination/page';
 
 /**
  * What a handler returns becomes its representation on the way out:

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 import { baseUrl } from './base-url';
 import { HeaderAccess, REVALIDATE_EACH_TIME, revalidate } from './etag';
 

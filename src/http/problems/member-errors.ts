@@ -1,7 +1,7 @@
 import { getMetadataStorage, ValidationError } from 'class-validator';
 import type { ConstraintMetadata } from 'class-validator/types/metadata/ConstraintMetadata';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { Constructor, validationMetadataOf } from './validation-metadata';
+import { Constructor, validationMetadataOf } from '../input/validation-metadata';
 
 interface EachRule {
   metadata: ValidationMetadata;

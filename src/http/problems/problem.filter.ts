@@ -1,13 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { baseUrl } from './base-url';
+import { AppConfig } from '../../config/app-config';
+import { baseUrl } from '../responses/base-url';
 import { Problem } from './problem';
 import { toProblem } from './problem-mapping';
 import { sendProblem } from './problem-response';
-import { recordServerError } from './request-log';
-import { RouteTable } from './route-table';
-import { unmatchedRouteProblem } from './unmatched-routes';
+import { recordServerError } from '../request-log';
+import { RouteTable } from '../routing/route-table';
+import { unmatchedRouteProblem } from '../routing/unmatched-routes';
 
 /**
  * The one place where failures become HTTP answers. Nest installs it as Fastify's error

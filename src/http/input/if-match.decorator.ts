@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { versionsFromIfMatch } from './etag';
+import { versionsFromIfMatch } from '../responses/etag';
 
 /** The versions `If-Match` accepts (undefined: no precondition). See versionsFromIfMatch. */
 export const IfMatch = createParamDecorator((_: unknown, context: ExecutionContext) => {

@@ -10,19 +10,19 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequirePermission, StaffOnly } from '../auth/auth.decorators';
-import type { Permission } from '../auth/permissions';
-import type { Principal } from '../auth/principal';
+import { CurrentPrincipal, RequirePermission, StaffOnly } from '../../auth/auth.decorators';
+import type { Permission } from '../../auth/permissions';
+import type { Principal } from '../../auth/principal';
 import {
   type StatusBody,
   type StatusOwner,
   type StatusWithHistory,
   toStatusBody,
-} from '../common/status-history';
-import { etagForVersion } from './etag';
-import { IfMatch } from './if-match.decorator';
+} from '../../common/status-history';
+import { etagForVersion } from '../responses/etag';
+import { IfMatch } from '../input/if-match.decorator';
 import { ApiIfMatch, ApiResource } from './openapi.decorators';
-import { ResourceId } from './resource-id.pipe';
+import { ResourceId } from '../input/resource-id.pipe';
 import { ParamType } from './versioned-controller';
 
 /** What differs between the `/{id}/status` sub-resources of orders and invoices. */

@@ -1,18 +1,18 @@
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
-import type { AppConfig } from '../config/app-config';
-import type { Metrics } from '../metrics/metrics';
-import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
-import { isRateLimitedPath, writeRateLimitHeaders } from '../rate-limit/rate-limit-state';
-import { rateLimitedProblem } from '../rate-limit/rate-limit.hooks';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
-import { baseUrl } from './base-url';
-import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from './cors';
+import type { AppConfig } from '../../config/app-config';
+import type { Metrics } from '../../metrics/metrics';
+import { UNMATCHED_ROUTE } from '../../metrics/metrics.hooks';
+import { isRateLimitedPath, writeRateLimitHeaders } from '../../rate-limit/rate-limit-state';
+import { rateLimitedProblem } from '../../rate-limit/rate-limit.hooks';
+import type { RateLimiter } from '../../rate-limit/rate-limiter';
+import { baseUrl } from '../responses/base-url';
+import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from '../responses/cors';
 import { Problem } from './problem';
 import { sendProblem } from './problem-response';
-import { recordServerError } from './request-log';
-import { writeTransportHeaders } from './response-hooks';
-import { helmetOptions, securityHeaders } from './security-headers';
+import { recordServerError } from '../request-log';
+import { writeTransportHeaders } from '../responses/response-hooks';
+import { helmetOptions, securityHeaders } from '../responses/security-headers';
 
 /**
  * The answers to URLs Fastify's router refuses before any route matches (Fastify 5's

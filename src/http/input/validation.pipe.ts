@@ -1,8 +1,8 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { codePointLengthErrors } from './code-point-length';
-import { errorsOnMembers } from './member-errors';
-import { FieldError, Problem, ValidationProblem } from './problem';
+import { errorsOnMembers } from '../problems/member-errors';
+import { FieldError, Problem, ValidationProblem } from '../problems/problem';
 
 class InvalidInput extends Error {
   constructor(readonly errors: FieldError[]) {

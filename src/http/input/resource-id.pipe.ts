@@ -1,7 +1,7 @@
 import { Param, PipeTransform } from '@nestjs/common';
-import { UUID_PATTERN } from '../common/dto/uuid';
-import { SKU_PATTERN } from '../products/dto/product-fields.dto';
-import { NotFoundProblem } from './problem';
+import { UUID_PATTERN } from '../../common/dto/uuid';
+import { SKU_PATTERN } from '../../products/dto/product-fields.dto';
+import { NotFoundProblem } from '../problems/problem';
 
 /** A key that cannot exist names no resource: 404, as for an unknown one, never 400. */
 class ResourceKeyPipe implements PipeTransform<string, string> {

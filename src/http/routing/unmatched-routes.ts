@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
-import { Problem } from './problem';
+import { Problem } from '../problems/problem';
 
 /**
  * The answer to a request no route serves (API.md §1): `404`, or `405` with `Allow` when

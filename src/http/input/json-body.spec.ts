@@ -1,5 +1,5 @@
 import { MAX_BODY_DEPTH, parseJsonBody, TOO_DEEP_MESSAGE } from './json-body';
-import { Problem } from './problem';
+import { Problem } from '../problems/problem';
 import { NUL_MESSAGE } from './validation.pipe';
 
 function refusal(text: string): Problem {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { headerFieldCount, headerProblem } from './header-fields';
-import { Problem } from './problem';
+import { Problem } from '../problems/problem';
 
 /** `http(s)://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;

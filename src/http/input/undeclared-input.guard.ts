@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { FastifyRequest } from 'fastify';
-import { Problem, ValidationProblem } from './problem';
-import { memoByRoute } from './route-memo';
+import { Problem, ValidationProblem } from '../problems/problem';
+import { memoByRoute } from '../routing/route-memo';
 import { BODY_FIELD, UNKNOWN_FIELD } from './validation.pipe';
 
 /** Methods whose body API.md §1 and §3 hold to their rules (a GET's is not read). */

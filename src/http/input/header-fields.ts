@@ -1,4 +1,4 @@
-import { Problem } from './problem';
+import { Problem } from '../problems/problem';
 
 /**
  * How many times the request sent the header `name` (lower case). Node joins most repeated

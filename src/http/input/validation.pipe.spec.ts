@@ -10,7 +10,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Type } from 'class-transformer';
-import { Problem } from './problem';
+import { Problem } from '../problems/problem';
 import { StrictValidationPipe } from './validation.pipe';
 
 class Tag {

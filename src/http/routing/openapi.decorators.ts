@@ -7,8 +7,8 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { CollectionSpec } from './pagination/collection-spec';
-import { PaginationDto } from './pagination/pagination.dto';
+import type { CollectionSpec } from '../pagination/collection-spec';
+import { PaginationDto } from '../pagination/pagination.dto';
 
 /**
  * The collection a list operation pages through, for the OpenAPI build to document its

@@ -1,5 +1,5 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { FieldError, Problem, PROBLEM_LIMITS, ValidationProblem } from './problem';
+import { FieldError, Problem, PROBLEM_LIMITS, ValidationProblem } from '../problems/problem';
 import {
   BODY_FIELD,
   isHiddenFromValidation,

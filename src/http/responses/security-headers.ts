@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 
 /** One year, the value HSTS preload lists ask for. */
 const HSTS_MAX_AGE_S = 31_536_000;

@@ -1,9 +1,9 @@
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 import { baseUrl } from './base-url';
-import { Problem } from './problem';
-import { sendProblem } from './problem-response';
+import { Problem } from '../problems/problem';
+import { sendProblem } from '../problems/problem-response';
 
 /** Request headers a browser client may send (preflight `Access-Control-Allow-Headers`). */
 export const CORS_ALLOWED_HEADERS = [

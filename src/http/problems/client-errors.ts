@@ -3,15 +3,15 @@ import { METHODS, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config/app-config';
-import type { Metrics } from '../metrics/metrics';
-import { UNMATCHED_ROUTE } from '../metrics/metrics.hooks';
+import type { AppConfig } from '../../config/app-config';
+import type { Metrics } from '../../metrics/metrics';
+import { UNMATCHED_ROUTE } from '../../metrics/metrics.hooks';
 import { Problem } from './problem';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
-import { localAuthority } from './base-url';
-import { ACCEPTED_REQUEST_ID } from './request-id';
-import { isHost } from './request-target';
-import { helmetOptions, securityHeaders } from './security-headers';
+import { localAuthority } from '../responses/base-url';
+import { ACCEPTED_REQUEST_ID } from '../request-id';
+import { isHost } from '../input/request-target';
+import { helmetOptions, securityHeaders } from '../responses/security-headers';
 
 /** A request line's target we can name as the problem's `instance`: an origin-form path. */
 const ORIGIN_FORM = /^\/[\x21-\x7e]*$/;
