@@ -8,27 +8,27 @@ export interface StatusChange<S extends string> {
   actor: string;
 }
 
-/**
- * A resource's status as read: the resource (its status, and its version, which is the
- * status sub-resource's ETag too) and its history up to that version, oldest first.
- */
-export interface StatusWithHistory<S extends string, R extends { status: S; version: number }> {
+/** What the status sub-resource reads of its resource: the version is its ETag too. */
+export interface HasStatus<S extends string> {
+  status: S;
+  version: number;
+}
+
+/** A resource as read, with its status history up to that version, oldest first. */
+export interface StatusWithHistory<S extends string, R extends HasStatus<S> = HasStatus<S>> {
   current: R;
   history: StatusChange<S>[];
 }
 
 /** What a resource with a `/{id}/status` sub-resource offers it (orders, invoices). */
 export interface StatusOwner<S extends string> {
-  statusOf(
-    principal: Principal,
-    id: string,
-  ): Promise<StatusWithHistory<S, { status: S; version: number }>>;
+  statusOf(principal: Principal, id: string): Promise<StatusWithHistory<S>>;
   changeStatus(
     principal: Principal,
     id: string,
     to: S,
     expectedVersions?: number[],
-  ): Promise<StatusWithHistory<S, { status: S; version: number }>>;
+  ): Promise<StatusWithHistory<S>>;
 }
 
 /** The status sub-resource's body: the same in every API version (it holds no money). */
@@ -40,7 +40,7 @@ export interface StatusBody<S extends string> {
 export function toStatusBody<S extends string>({
   current,
   history,
-}: StatusWithHistory<S, { status: S; version: number }>): StatusBody<S> {
+}: StatusWithHistory<S>): StatusBody<S> {
   return {
     status: current.status,
     history: history.map((h) => ({

@@ -31,6 +31,7 @@ export interface StatusResource<S extends string> {
   resource: string;
   /** its collection, the path and the OpenAPI tag: `orders` */
   collection: string;
+  /** the service that reads and moves the status (OrdersService) */
   owner: Type<StatusOwner<S>>;
   dto: Type<StatusBody<S>>;
   writeDto: Type<{ status: S }>;
@@ -93,7 +94,7 @@ export function statusController<S extends string>(spec: StatusResource<S>) {
 
 function answer<S extends string>(
   reply: FastifyReply,
-  status: StatusWithHistory<S, { status: S; version: number }>,
+  status: StatusWithHistory<S>,
 ): StatusBody<S> {
   void reply.header('ETag', etagForVersion(status.current.version));
   return toStatusBody(status);
