@@ -69,8 +69,9 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const header = request.headers['idempotency-key'];
-    // Public routes have no caller to scope a key to; they do not take one.
-    if (request.method !== 'POST' || header === undefined || !request.user) return next.handle();
+    // Bound to POST routes only (@IdempotentPost). Public routes have no caller to scope a
+    // key to; they do not take one.
+    if (header === undefined || !request.user) return next.handle();
 
     const key = validKey(header, request.raw.rawHeaders);
     const principal = request.user.subject;
