@@ -32,6 +32,8 @@ const env = {
   appPort: Number(process.env.BENCH_APP_PORT ?? 3801),
   baselinePort: Number(process.env.BENCH_BASELINE_PORT ?? 3802),
   settleSeconds: Number(process.env.BENCH_SETTLE_S ?? 120),
+  // a comma-separated list of words: only the scenarios whose name holds one of them run
+  only: (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean),
 };
 const API_KEY = `bench-${randomUUID()}`;
 const DEEP = 50_000;
@@ -56,7 +58,7 @@ async function main() {
     const fixtures = await loadFixtures(db);
     const results = [];
     const pids = { api: app.pid, baseline: baseline.pid };
-    for (const scenario of scenarios(fixtures)) {
+    for (const scenario of scenarios(fixtures).filter(chosen)) {
       results.push(await runScenario(scenario, pids));
     }
     const oversell = await checkStock(db);
@@ -279,6 +281,9 @@ function createOrder(name, skus, keyHeaders) {
     }),
   };
 }
+
+const chosen = (scenario) =>
+  env.only.length === 0 || env.only.some((word) => scenario.name.includes(word));
 
 async function runScenario(scenario, pids) {
   const targets = {

@@ -1,24 +1,25 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { BeforeCommit } from '../database/transaction';
+import type { CommitHook as Hook } from '../database/transaction';
 
-export type { BeforeCommit };
+/** What a handler hands its service to run inside the use case's transaction. */
+export type CommitHook = Hook;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** set by the idempotency interceptor while the request holds its key's claim */
-    commitHook?: BeforeCommit;
+    /** set by the idempotency interceptor when the request carries an Idempotency-Key */
+    commitHook?: Hook;
   }
 }
 
 /**
  * For POST handlers whose use case writes in a transaction: what must commit with it (the
- * idempotency key's `committed` marker), or undefined when the request carries no
- * Idempotency-Key. The handler passes it to its service, and the service to
- * `inTransaction`. A POST handler that drops it still works, but a process dying between
- * its commit and the stored answer would let a retry run it again.
+ * idempotency key's claim), or undefined when the request carries no Idempotency-Key. The
+ * handler passes it to its service, and the service to `inTransaction`. A POST handler
+ * that drops it still answers, but nothing would stop a retry sent while it runs from
+ * running it a second time.
  */
 export const CommitHook = createParamDecorator(
-  (_: unknown, context: ExecutionContext): BeforeCommit | undefined =>
+  (_: unknown, context: ExecutionContext): Hook | undefined =>
     context.switchToHttp().getRequest<FastifyRequest>().commitHook,
 );

@@ -18,8 +18,9 @@ import { headerFieldCount, headerProblem } from '../http/input/header-fields';
 import { toProblem } from '../http/problems/problem-mapping';
 import { problemBody } from '../http/problems/problem-response';
 import {
+  ANSWER_LEASE_MS,
+  IdempotencyRecord,
   IdempotencyRepository,
-  IN_FLIGHT_LEASE_MS,
   StoredResponse,
 } from './idempotency.repository';
 import { requestHash } from './request-hash';
@@ -31,24 +32,37 @@ export const MAX_KEY_LENGTH = 255;
 
 /** Headers of the first answer that a replay repeats. */
 const KEPT_HEADERS = ['Location', 'ETag'] as const;
-/** Attempts to claim a key whose record vanishes between the INSERT and the SELECT. */
-const CLAIM_ATTEMPTS = 3;
-/** First wait before an outcome that could not be recorded is written again; it doubles. */
+/** First wait before an answer that could not be stored is written again; it doubles. */
 const SETTLE_RETRY_FIRST_MS = 500;
 
+/** The request holding its key: who, which key, which request, and its claim once made. */
 interface Scope {
   principal: string;
   key: string;
-  claimedAt: Date;
+  hash: string;
+  /** the fencing token of the claim its transaction wrote; undefined until then */
+  claimedAt?: Date;
+  /** until when a stored answer may still arrive in time (ANSWER_LEASE_MS) */
+  deadline: number;
+}
+
+/** Thrown by the claim inside a request's transaction when the key is not free; rolls it back. */
+class KeyTaken extends Error {
+  constructor(readonly record: IdempotencyRecord | null) {
+    super('the Idempotency-Key is held by another request');
+  }
 }
 
 /**
  * Idempotency-Key for every POST (API.md §6), in one place. The key is scoped to the
- * caller; the request is identified by method, path and canonical body. The first
- * request claims the key in PostgreSQL and its answer, 2xx or 4xx, is stored; a retry
- * with the same body replays it with `Idempotent-Replayed: true`, another body is 422
- * `idempotency_key_reused`, a retry while the first still runs is 409
- * `idempotency_key_in_use`. A 5xx releases the key so the retry runs afresh.
+ * caller; the request is identified by method, path and canonical body. The request
+ * claims its key as the first statement of its own transaction (`@CommitHook()` hands
+ * the claim to the handler, the handler to its service): the claim commits with the work
+ * or not at all, and a retry while it runs finds the key locked and gets 409
+ * `idempotency_key_in_use`. The answer, 2xx or 4xx, is stored after; a retry with the
+ * same body replays it with `Idempotent-Replayed: true`, another body is 422
+ * `idempotency_key_reused`. A 5xx stores nothing: its transaction rolled the claim back,
+ * so a retry runs afresh.
  *
  * It runs after authentication (the caller is known) and before validation, so a 422
  * for a bad body is an answer like any other.
@@ -56,8 +70,8 @@ interface Scope {
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicationShutdown {
   private readonly logger = new Logger('Idempotency');
-  /** outcomes waiting to be written again, by their timer */
-  private readonly pending = new Map<NodeJS.Timeout, () => Promise<void>>();
+  /** answers waiting to be written again, by their timer */
+  private readonly pending = new Map<NodeJS.Timeout, () => Promise<unknown>>();
 
   constructor(
     private readonly store: IdempotencyRepository,
@@ -65,7 +79,7 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     private readonly reflector: Reflector,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const header = request.headers['idempotency-key'];
@@ -73,124 +87,91 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     // key to; they do not take one.
     if (header === undefined || !request.user) return next.handle();
 
-    const key = validKey(header, request.raw.rawHeaders);
-    const principal = request.user.subject;
-    const hash = requestHash(request.method, request.url.split('?')[0], request.body);
+    const scope: Scope = {
+      principal: request.user.subject,
+      key: validKey(header, request.raw.rawHeaders),
+      hash: requestHash(request.method, request.url.split('?')[0], request.body),
+      deadline: Date.now() + ANSWER_LEASE_MS,
+    };
     const reply = http.getResponse<FastifyReply>();
-
-    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
-      const claim = await this.store.claim(principal, key, hash);
-      if (claim.mine) {
-        const shownOnce = this.reflector.get<string[] | undefined>(
-          SHOWN_ONCE_FIELDS,
-          context.getHandler(),
-        );
-        return this.firstRun(next, request, reply, { principal, key, ...claim }, shownOnce);
-      }
-      const record = claim.record;
-      if (!record) continue; // released by a failed first request meanwhile: claim again
-      if (record.requestHash !== hash) {
-        throw new Problem(
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request.',
-          [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],
-        );
-      }
-      if (record.status === 'done' && record.response) return replay(reply, record.response);
-      if (record.answerLost) throw answerLost();
-      break;
-    }
-    throw keyInUse();
-  }
-
-  /** Runs the request that holds the claim and stores its answer, or releases the claim. */
-  private firstRun(
-    next: CallHandler,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    scope: Scope,
-    shownOnce: string[] = [],
-  ): Observable<unknown> {
-    // The key is marked `committed` inside the request's own transaction (the handler
-    // takes this hook with @CommitHook()): from then on no retry can take it over and run
-    // the request again, even if this process dies before the answer is stored. A claim
-    // taken over meanwhile rolls the work back.
+    const shownOnce =
+      this.reflector.get<string[] | undefined>(SHOWN_ONCE_FIELDS, context.getHandler()) ?? [];
+    // Every attempt of the transaction (a deadlock retries it) claims afresh.
     request.commitHook = async (manager) => {
-      const { principal, key, claimedAt } = scope;
-      if (!(await this.store.markCommitted(manager, principal, key, claimedAt))) {
-        throw keyInUse();
-      }
+      scope.claimedAt = undefined;
+      const claim = await this.store.claim(manager, scope.principal, scope.key, scope.hash);
+      if (!claim.mine) throw new KeyTaken(claim.record);
+      scope.claimedAt = claim.claimedAt;
     };
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
-        await this.settle(scope, () =>
-          this.store.complete(
-            scope.principal,
-            scope.key,
-            scope.claimedAt,
-            success(reply, withoutFields(body, shownOnce)),
-          ),
-        );
+        await this.settle(scope, success(reply, withoutFields(body, shownOnce)));
         return body;
       }),
-      catchError((error: unknown) =>
-        from(this.settleFailure(request, scope, error)).pipe(
-          mergeMap(() => throwError(() => error)),
-        ),
-      ),
-    );
-  }
-
-  private async settleFailure(request: FastifyRequest, scope: Scope, error: unknown) {
-    const problem = toProblem(error);
-    if (!problem || problem.status >= 500) {
-      await this.settle(scope, () =>
-        this.store.release(scope.principal, scope.key, scope.claimedAt),
-      );
-      return;
-    }
-    const body = problemBody(problem, request, baseUrl(request, this.config.publicUrl));
-    await this.settle(scope, () =>
-      this.store.complete(scope.principal, scope.key, scope.claimedAt, {
-        status: problem.status,
-        body,
-        headers: problem.headers,
+      catchError((error: unknown) => {
+        if (error instanceof KeyTaken) return answerFor(reply, scope, error.record);
+        return from(this.settleFailure(request, scope, error)).pipe(
+          mergeMap((record) =>
+            record ? answerFor(reply, scope, record) : throwError(() => error),
+          ),
+        );
       }),
     );
   }
 
   /**
-   * The answer goes out even when recording it fails. But the outcome must reach the
-   * record before the claim's lease ends: after that a retry takes the key over and runs
-   * again, a second order if the first one committed. So a failed write (the database
-   * was unreachable for a moment) is tried again in the background, waiting twice as
-   * long each time, until the lease ends. The claim's fencing token (`claimedAt`) keeps
-   * a late write off a key that was taken over meanwhile.
+   * A 4xx is the request's answer and is stored, unless another request holds the key
+   * by now: then that request's record is returned, to answer as a retry would be. A 5xx
+   * is not stored.
    */
-  private async settle(scope: Scope, write: () => Promise<void>): Promise<void> {
+  private async settleFailure(
+    request: FastifyRequest,
+    scope: Scope,
+    error: unknown,
+  ): Promise<IdempotencyRecord | null> {
+    const problem = toProblem(error);
+    if (!problem || problem.status >= 500) return null;
+    const body = problemBody(problem, request, baseUrl(request, this.config.publicUrl));
+    const response = { status: problem.status, body, headers: problem.headers ?? {} };
+    if (await this.settle(scope, response)) return null;
+    return (await this.store.find(scope.principal, scope.key)) ?? null;
+  }
+
+  /**
+   * Stores the answer; false when another request holds the key. The answer goes out even
+   * when storing it fails. But a committed request's answer must be stored before its
+   * lease ends, or a retry is told it was lost. So a failed write (the database was
+   * unreachable for a moment) is tried again in the background, waiting twice as long each
+   * time, until the lease ends. The claim's fencing token keeps a late write off a key
+   * that expired and was taken over meanwhile.
+   */
+  private async settle(scope: Scope, response: StoredResponse): Promise<boolean> {
+    const write = () =>
+      this.store.answer(scope.principal, scope.key, scope.hash, scope.claimedAt, response);
     try {
-      await write();
+      return await write();
     } catch (error) {
       this.logger.warn(
         { err: error, principal: scope.principal },
-        'could not record the outcome of an idempotent request; trying again',
+        'could not store the answer of an idempotent request; trying again',
       );
       this.retryLater(scope, write, SETTLE_RETRY_FIRST_MS);
+      return true;
     }
   }
 
-  private retryLater(scope: Scope, write: () => Promise<void>, delayMs: number): void {
-    if (Date.now() + delayMs >= scope.claimedAt.getTime() + IN_FLIGHT_LEASE_MS) {
+  private retryLater(scope: Scope, write: () => Promise<unknown>, delayMs: number): void {
+    if (Date.now() + delayMs >= scope.deadline) {
       this.logger.error(
         { principal: scope.principal },
-        'gave up recording the outcome of an idempotent request: its lease has ended',
+        'gave up storing the answer of an idempotent request: its lease has ended',
       );
       return;
     }
     const timer = setTimeout(() => {
       this.pending.delete(timer);
       write().then(
-        () => this.logger.log('recorded the outcome of an idempotent request after a retry'),
+        () => this.logger.log('stored the answer of an idempotent request after a retry'),
         () => this.retryLater(scope, write, delayMs * 2),
       );
     }, delayMs);
@@ -198,13 +179,34 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     this.pending.set(timer, write);
   }
 
-  /** Before the pool closes: one last attempt for every outcome still waiting. */
+  /** Before the pool closes: one last attempt for every answer still waiting. */
   async beforeApplicationShutdown(): Promise<void> {
     const writes = [...this.pending];
     this.pending.clear();
     for (const [timer] of writes) clearTimeout(timer);
     await Promise.allSettled(writes.map(([, write]) => write()));
   }
+}
+
+/**
+ * The answer to a request whose key another request holds: that request's stored answer
+ * replayed, 422 if it was another request, 409 while it runs (null: its lock is held).
+ */
+function answerFor(
+  reply: FastifyReply,
+  scope: Scope,
+  record: IdempotencyRecord | null,
+): Observable<unknown> {
+  if (record && record.requestHash !== scope.hash) {
+    throw new Problem(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request.',
+      [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],
+    );
+  }
+  if (record?.status === 'done' && record.response) return replay(reply, record.response);
+  if (record?.answerLost) throw answerLost();
+  throw keyInUse();
 }
 
 /** `Retry-After` tells the client when to try again: the first request is usually done by then. */

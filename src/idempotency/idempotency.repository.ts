@@ -6,11 +6,12 @@ import { PreparedStatement } from '../database/prepared-statement';
 /** How long a key and its answer are kept (API.md §6). */
 export const KEY_TTL = '24 hours';
 /**
- * A claim still `in_flight` after this long belongs to a request that died with its
- * process (no request runs this long); a retry may take the key over.
+ * A key `committed` this long without its answer belongs to a request whose process died
+ * between its commit and storing the answer (no request runs this long): its answer is
+ * lost. Until then a retry is told the first request is still running.
  */
-export const IN_FLIGHT_LEASE_MS = 120_000;
-const LEASE = `${IN_FLIGHT_LEASE_MS} milliseconds`;
+export const ANSWER_LEASE_MS = 120_000;
+const LEASE = `${ANSWER_LEASE_MS} milliseconds`;
 
 /** The first answer, as it is replayed. */
 export interface StoredResponse {
@@ -21,8 +22,9 @@ export interface StoredResponse {
 }
 
 /**
- * `in_flight`: claimed, nothing committed yet; `committed`: the request's transaction
- * committed, its answer is on the way; `done`: the answer is stored.
+ * `committed`: the request's own transaction committed (its claim is written inside it),
+ * its answer is not stored yet; `done`: the answer is stored. `in_flight` is only found
+ * on claims an earlier version of the service wrote before the request's transaction.
  */
 export type IdempotencyStatus = 'in_flight' | 'committed' | 'done';
 
@@ -37,7 +39,11 @@ export interface IdempotencyRecord {
   answerLost: boolean;
 }
 
-/** A claim: ours (with the fencing token that completes or releases it), or someone's. */
+/**
+ * A claim inside the request's transaction: ours (with the fencing token that stores its
+ * answer), or someone else's: the record they hold, or null while a request holding the
+ * key still runs.
+ */
 export type Claim =
   { mine: true; claimedAt: Date } | { mine: false; record: IdempotencyRecord | null };
 
@@ -50,121 +56,124 @@ interface Row {
   answer_lost: boolean;
 }
 
-// The statements every idempotent POST runs, parsed once per connection.
+/**
+ * The key's claim, first statement of the request's own transaction. The advisory lock
+ * (held until that transaction ends, released by PostgreSQL if its connection dies) is
+ * how a retry sees that the first request still runs: it cannot take it and answers 409
+ * at once, where waiting on the row's uncommitted insert would block until the first
+ * finished. Holding the lock, the INSERT claims the key as `committed`: the row becomes
+ * visible only if the request's work commits, and rolls back with it. An expired record,
+ * or an abandoned `in_flight` claim of an earlier version, is taken over by the same
+ * statement.
+ */
 const CLAIM = new PreparedStatement(
-  `INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at)
-   VALUES ($1, $2, $3, 'in_flight', now() + $4::interval)
-   ON CONFLICT (principal, key) DO UPDATE
-      SET request_hash = EXCLUDED.request_hash, status = 'in_flight', claimed_at = now(),
-          expires_at = EXCLUDED.expires_at,
-          response_status = NULL, response_body = NULL, response_headers = NULL
-    WHERE k.expires_at <= now()
-       OR (k.status = 'in_flight' AND k.claimed_at <= now() - $5::interval)
-   RETURNING claimed_at`,
+  `WITH lock AS (
+     SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || E'\n' || $2::text, 0)) AS held
+   ), claimed AS (
+     INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at)
+     SELECT $1, $2, $3, 'committed', now() + $4::interval FROM lock WHERE held
+     ON CONFLICT (principal, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, status = 'committed', claimed_at = now(),
+            expires_at = EXCLUDED.expires_at,
+            response_status = NULL, response_body = NULL, response_headers = NULL
+      WHERE k.expires_at <= now()
+         OR (k.status = 'in_flight' AND k.claimed_at <= now() - $5::interval)
+     RETURNING claimed_at
+   )
+   SELECT lock.held, claimed.claimed_at FROM lock LEFT JOIN claimed ON true`,
 );
 const RECORD = new PreparedStatement(
   `SELECT request_hash, status, response_status, response_body, response_headers,
           status = 'committed' AND claimed_at <= now() - $3::interval AS answer_lost
-     FROM idempotency_keys WHERE principal = $1 AND key = $2`,
+     FROM idempotency_keys WHERE principal = $1 AND key = $2 AND expires_at > now()`,
 );
-const MARK_COMMITTED = new PreparedStatement(
-  `UPDATE idempotency_keys SET status = 'committed'
-    WHERE principal = $1 AND key = $2 AND claimed_at = $3
-      AND status IN ('in_flight', 'committed')`,
-);
-const COMPLETE = new PreparedStatement(
-  `UPDATE idempotency_keys
-      SET status = 'done', response_status = $4, response_body = $5::json,
-          response_headers = $6::jsonb
-    WHERE principal = $1 AND key = $2 AND claimed_at = $3
-      AND status IN ('in_flight', 'committed')`,
-);
-const RELEASE = new PreparedStatement(
-  `DELETE FROM idempotency_keys
-    WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'in_flight'`,
+/**
+ * The answer: on our own committed claim (its fencing token `claimed_at`), or, when the
+ * request committed nothing (it failed with a 4xx, or never reached its transaction), as
+ * a new record if the key is free. Nothing when another request holds the key.
+ */
+const ANSWER = new PreparedStatement(
+  `INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at,
+                                      response_status, response_body, response_headers)
+   VALUES ($1, $2, $3, 'done', now() + $5::interval, $6, $7::json, $8::jsonb)
+   ON CONFLICT (principal, key) DO UPDATE
+      SET status = 'done', response_status = EXCLUDED.response_status,
+          response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
+          request_hash = EXCLUDED.request_hash,
+          claimed_at = CASE WHEN k.status = 'committed' THEN k.claimed_at ELSE now() END,
+          expires_at = CASE WHEN k.status = 'committed' THEN k.expires_at ELSE EXCLUDED.expires_at END
+    WHERE (k.status = 'committed' AND k.claimed_at = $4) OR k.expires_at <= now()
+   RETURNING 1`,
 );
 
-/** All SQL about idempotency keys: one row per (caller, key), claimed by inserting it. */
+/** All SQL about idempotency keys: one row per (caller, key). */
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /**
-   * Claims the key with one INSERT that does nothing when a live record exists; an
-   * expired record, or an abandoned claim, is taken over by the same statement. When
-   * the key is someone else's, returns that record (null if it vanished meanwhile).
-   */
-  async claim(principal: string, key: string, requestHash: string): Promise<Claim> {
-    const claimed = await CLAIM.run<{ claimed_at: Date }[]>(this.dataSource, [
+  /** Inside the request's transaction, before its work: claims the key (CLAIM says how). */
+  async claim(
+    manager: EntityManager,
+    principal: string,
+    key: string,
+    requestHash: string,
+  ): Promise<Claim> {
+    const [claim] = await CLAIM.run<{ held: boolean; claimed_at: Date | null }[]>(manager, [
       principal,
       key,
       requestHash,
       KEY_TTL,
       LEASE,
     ]);
-    if (claimed[0]) return { mine: true, claimedAt: claimed[0].claimed_at };
-    const rows = await RECORD.run<Row[]>(this.dataSource, [principal, key, LEASE]);
-    const row = rows[0];
-    if (!row) return { mine: false, record: null };
+    if (claim.claimed_at) return { mine: true, claimedAt: claim.claimed_at };
+    return { mine: false, record: claim.held ? await this.find(principal, key, manager) : null };
+  }
+
+  /** The live record of a key, if any. */
+  async find(
+    principal: string,
+    key: string,
+    on: DataSource | EntityManager = this.dataSource,
+  ): Promise<IdempotencyRecord | null> {
+    const [row] = await RECORD.run<Row[]>(on, [principal, key, LEASE]);
+    if (!row) return null;
     return {
-      mine: false,
-      record: {
-        requestHash: row.request_hash,
-        status: row.status,
-        response:
-          row.response_status === null
-            ? null
-            : {
-                status: row.response_status,
-                body: row.response_body,
-                headers: row.response_headers ?? {},
-              },
-        answerLost: row.answer_lost,
-      },
+      requestHash: row.request_hash,
+      status: row.status,
+      response:
+        row.response_status === null
+          ? null
+          : {
+              status: row.response_status,
+              body: row.response_body,
+              headers: row.response_headers ?? {},
+            },
+      answerLost: row.answer_lost,
     };
   }
 
   /**
-   * Inside the request's own transaction: the claim's work is committing. False when the
-   * claim is no longer ours (its lease ended and a retry took the key over).
+   * Stores the first answer (ANSWER says where); `claimedAt` is the token of our own
+   * committed claim, if the request made one. False when another request holds the key.
    */
-  async markCommitted(
-    manager: EntityManager,
+  async answer(
     principal: string,
     key: string,
-    claimedAt: Date,
-  ): Promise<boolean> {
-    const [, marked] = await MARK_COMMITTED.run<[unknown[], number]>(manager, [
-      principal,
-      key,
-      claimedAt,
-    ]);
-    return marked === 1;
-  }
-
-  /** Stores the answer of the request that holds the claim. */
-  async complete(
-    principal: string,
-    key: string,
-    claimedAt: Date,
+    requestHash: string,
+    claimedAt: Date | undefined,
     response: StoredResponse,
-  ): Promise<void> {
-    await COMPLETE.run(this.dataSource, [
+  ): Promise<boolean> {
+    const stored = await ANSWER.run<unknown[]>(this.dataSource, [
       principal,
       key,
-      claimedAt,
+      requestHash,
+      claimedAt ?? null,
+      KEY_TTL,
       response.status,
       response.body === null ? null : JSON.stringify(response.body),
       JSON.stringify(response.headers),
     ]);
-  }
-
-  /**
-   * Gives the key back (the request failed on our side), so a retry runs afresh; not
-   * once something the request did has committed.
-   */
-  async release(principal: string, key: string, claimedAt: Date): Promise<void> {
-    await RELEASE.run(this.dataSource, [principal, key, claimedAt]);
+    return stored.length === 1;
   }
 
   /** Deletes up to `limit` expired records; returns how many. */

@@ -19,7 +19,7 @@ import {
 import { toAdjustment, toInventoryItem } from './inventory.mapper';
 import { InventoryService } from './inventory.service';
 import { ADJUSTMENTS, INVENTORY } from './inventory.repository';
-import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /**
@@ -95,7 +95,7 @@ export class InventoryController {
     @SkuParam() sku: string,
     @Body() body: AdjustmentWriteDto,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<AdjustmentDto> {
     const adjustment = await this.inventory.adjust(sku, body.delta, body.reason, commitHook);
     location(adjustment.id);

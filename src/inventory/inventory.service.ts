@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type BeforeCommit, inTransaction } from '../database/transaction';
+import { type CommitHook, inTransaction } from '../database/transaction';
 import {
   ConflictProblem,
   NotFoundProblem,
@@ -71,12 +71,12 @@ export class InventoryService {
     sku: string,
     delta: number,
     reason: string,
-    beforeCommit?: BeforeCommit,
+    commitHook?: CommitHook,
   ): Promise<InventoryAdjustmentEntity> {
     const result = await inTransaction(
       this.dataSource,
       (manager) => this.inventory.adjust(manager, sku, delta, reason, MAX_QUANTITY),
-      beforeCommit,
+      commitHook,
     );
     if ('applied' in result) return result.applied;
     if ('missing' in result) notFound(sku);

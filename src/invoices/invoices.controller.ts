@@ -17,7 +17,7 @@ import { CREATE_INVOICE_DESCRIPTION, CREATE_INVOICE_SUMMARY } from './invoices.o
 import { InvoicesService } from './invoices.service';
 import { toInvoiceV1, toInvoiceV2 } from './invoices.mapper';
 import { INVOICES } from './invoices.repository';
-import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 type InvoicesVersion<Dto> = ResourceVersion<
@@ -56,7 +56,7 @@ function invoicesController<Dto>(api: InvoicesVersion<Dto>) {
       @Body() body: InvoiceCreateDto,
       @CurrentPrincipal() principal: Principal,
       @Location() location: SetLocation,
-      @CommitHook() commitHook: BeforeCommit | undefined,
+      @CommitHook() commitHook: CommitHook | undefined,
     ): Promise<Dto> {
       const invoice = await this.invoices.create(principal, invoiceInputFrom(body), commitHook);
       location(invoice.id);

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import type { StatusWithHistory } from '../common/status-history';
-import { BeforeCommit, inTransaction } from '../database/transaction';
+import { CommitHook, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import { NotFoundProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
@@ -73,7 +73,7 @@ export class InvoicesService {
   create(
     principal: Principal,
     input: InvoiceInput,
-    beforeCommit?: BeforeCommit,
+    commitHook?: CommitHook,
   ): Promise<InvoiceEntity> {
     return inTransaction(
       this.dataSource,
@@ -119,7 +119,7 @@ export class InvoicesService {
         await this.outbox.record(manager, 'invoice.created', toInvoiceV1(invoice));
         return invoice;
       },
-      beforeCommit,
+      commitHook,
     );
   }
 

@@ -17,7 +17,7 @@ import type { OrderEntity } from './order.entity';
 import { OrdersService } from './orders.service';
 import { toOrderV1, toOrderV2 } from './orders.mapper';
 import { ORDERS } from './orders.repository';
-import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 type OrdersVersion<Dto> = ResourceVersion<OrderEntity, Dto, ListOrdersV1Dto | ListOrdersV2Dto>;
@@ -51,7 +51,7 @@ function ordersController<Dto>(api: OrdersVersion<Dto>) {
       @Body() body: OrderCreateDto,
       @CurrentPrincipal() principal: Principal,
       @Location() location: SetLocation,
-      @CommitHook() commitHook: BeforeCommit | undefined,
+      @CommitHook() commitHook: CommitHook | undefined,
     ): Promise<Dto> {
       const order = await this.orders.create(principal, orderInputFrom(body), commitHook);
       location(order.id);

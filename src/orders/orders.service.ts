@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { hasMinorUnits, minorDigits } from '../common/money';
 import type { StatusWithHistory } from '../common/status-history';
-import { BeforeCommit, inTransaction } from '../database/transaction';
+import { CommitHook, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import {
   ConflictProblem,
@@ -60,11 +60,7 @@ export class OrdersService {
     return { current: order, history: await this.orders.historyOf(order) };
   }
 
-  create(
-    principal: Principal,
-    input: OrderInput,
-    beforeCommit?: BeforeCommit,
-  ): Promise<OrderEntity> {
+  create(principal: Principal, input: OrderInput, commitHook?: CommitHook): Promise<OrderEntity> {
     const customerId = customerFor(principal, input.customerId);
     rejectRepeatedSkus(input.lines);
     return inTransaction(
@@ -103,7 +99,7 @@ export class OrdersService {
         await this.outbox.record(manager, 'order.created', toOrderV1(order));
         return order;
       },
-      beforeCommit,
+      commitHook,
     );
   }
 

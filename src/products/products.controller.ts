@@ -23,7 +23,7 @@ import { ProductsService } from './products.service';
 import { productInputFromV1, productPatchFromV1, toProductV1 } from './products.v1.mapper';
 import { productInputFromV2, productPatchFromV2, toProductV2 } from './products.v2.mapper';
 import { PRODUCTS } from './products.repository';
-import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /** Products also differ by version in what a client writes (v2: price as an object). */
@@ -65,7 +65,7 @@ function productsController<Dto, Write, PatchBody>(api: ProductsVersion<Dto, Wri
     async create(
       @Body() @ParamType(api.write) body: Write,
       @Location() location: SetLocation,
-      @CommitHook() commitHook: BeforeCommit | undefined,
+      @CommitHook() commitHook: CommitHook | undefined,
     ): Promise<Dto> {
       const product = await this.products.create(api.inputFrom(body), commitHook);
       location(product.id);

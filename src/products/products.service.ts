@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { isFieldError, parseMoney, StoredMoney } from '../common/money';
-import { BeforeCommit, inTransaction } from '../database/transaction';
+import { CommitHook, inTransaction } from '../database/transaction';
 import { NotFoundProblem, ValidationProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
 import type { PageRequest } from '../http/pagination/paginate';
@@ -29,7 +29,7 @@ export class ProductsService {
     return (await this.products.findLive(id)) ?? notFound(id);
   }
 
-  create(input: ProductInput, beforeCommit?: BeforeCommit): Promise<ProductEntity> {
+  create(input: ProductInput, commitHook?: CommitHook): Promise<ProductEntity> {
     const money = moneyOf(input.price);
     return inTransaction(
       this.dataSource,
@@ -46,7 +46,7 @@ export class ProductsService {
         await this.inventory.insertFor(manager, product);
         return product;
       },
-      beforeCommit,
+      commitHook,
     );
   }
 

@@ -14,7 +14,7 @@ import { shipmentInputFrom, shipmentPatchFrom } from './shipment-input';
 import { toShipment } from './shipment.mapper';
 import { ShipmentsService } from './shipments.service';
 import { SHIPMENTS } from './shipments.repository';
-import { type BeforeCommit, CommitHook } from '../idempotency/commit-hook.decorator';
+import { CommitHook } from '../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /**
@@ -55,7 +55,7 @@ export class ShipmentsController {
     @Body() body: ShipmentCreateDto,
     @CurrentPrincipal() principal: Principal,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<ShipmentDto> {
     const shipment = await this.shipments.create(principal, shipmentInputFrom(body), commitHook);
     location(shipment.id);

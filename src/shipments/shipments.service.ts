@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
-import { BeforeCommit, inTransaction } from '../database/transaction';
+import { CommitHook, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import { NotFoundProblem } from '../http/problems/problem';
 import { Page } from '../http/pagination/page';
@@ -54,7 +54,7 @@ export class ShipmentsService {
   create(
     principal: Principal,
     input: ShipmentInput,
-    beforeCommit?: BeforeCommit,
+    commitHook?: CommitHook,
   ): Promise<ShipmentEntity> {
     return inTransaction(
       this.dataSource,
@@ -79,7 +79,7 @@ export class ShipmentsService {
         await this.orders.moveStatus(manager, order.id, 'shipped', principal.subject);
         return shipment;
       },
-      beforeCommit,
+      commitHook,
     );
   }
 

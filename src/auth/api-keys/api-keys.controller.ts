@@ -21,7 +21,7 @@ import { ApiKeyUsageDto, ApiKeyUsageQueryDto } from './dto/api-key-usage.dto';
 import { ApiKeyCreateDto } from './dto/api-key-write.dto';
 import { ListApiKeysDto } from './dto/list-api-keys.dto';
 import { API_KEYS } from './api-keys.repository';
-import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const REVOKE_DESCRIPTION = `The key is refused (401 \`invalid_token\`) from the moment this answers on the instance that answered, and on every other instance within a few seconds: the revocation is announced to all of them through Redis. A deployment without Redis lets other instances honour a revoked key for at most ${API_KEY_CACHE_TTL_MS / 1000} s, the lifetime of their cache of verified keys. The key is then gone from reads; its usage is kept.`;
@@ -56,7 +56,7 @@ export class ApiKeysController {
   async create(
     @Body() body: ApiKeyCreateDto,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<ApiKeyCreatedDto> {
     const { entity, key } = await this.keys.create(body, commitHook);
     location(entity.id);

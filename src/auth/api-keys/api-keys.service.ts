@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { BeforeCommit, inTransaction } from '../../database/transaction';
+import { CommitHook, inTransaction } from '../../database/transaction';
 import {
   FieldError,
   NotFoundProblem,
@@ -60,7 +60,7 @@ export class ApiKeysService {
     return (await this.keys.findLive(id)) ?? notFound(id);
   }
 
-  async create(input: ApiKeyInput, beforeCommit?: BeforeCommit): Promise<CreatedApiKey> {
+  async create(input: ApiKeyInput, commitHook?: CommitHook): Promise<CreatedApiKey> {
     const errors: FieldError[] = [];
     const customerId = input.customerId ?? null;
     if (input.role === 'customer' && customerId === null) {
@@ -88,7 +88,7 @@ export class ApiKeysService {
           customerId,
           expiresAt,
         }),
-      beforeCommit,
+      commitHook,
     );
     return { entity, key };
   }

@@ -19,7 +19,7 @@ import { OAuthClientCreateDto, OAuthClientPatchDto } from './dto/oauth-client-wr
 import { toCreatedOAuthClient, toOAuthClient } from './oauth-clients.mapper';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAUTH_CLIENTS } from './oauth-clients.repository';
-import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const CREATE_DESCRIPTION =
@@ -54,7 +54,7 @@ export class OAuthClientsController {
   async create(
     @Body() body: OAuthClientCreateDto,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<OAuthClientCreatedDto> {
     const { entity, secret } = await this.clients.create(body, commitHook);
     location(entity.id);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { BeforeCommit, inTransaction } from '../../database/transaction';
+import { CommitHook, inTransaction } from '../../database/transaction';
 import { FieldError, NotFoundProblem, ValidationProblem } from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -45,7 +45,7 @@ export class OAuthClientsService {
     return (await this.clients.findById(id)) ?? notFound(id);
   }
 
-  async create(input: OAuthClientInput, beforeCommit?: BeforeCommit): Promise<CreatedOAuthClient> {
+  async create(input: OAuthClientInput, commitHook?: CommitHook): Promise<CreatedOAuthClient> {
     check(input.public, input.redirectUris);
     const secret = input.public ? undefined : generateClientSecret();
     const entity = await inTransaction(
@@ -60,7 +60,7 @@ export class OAuthClientsService {
           scopes: input.scopes,
           secretHash: secret === undefined ? null : hashClientSecret(secret),
         }),
-      beforeCommit,
+      commitHook,
     );
     return { entity, secret };
   }

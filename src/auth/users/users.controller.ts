@@ -18,7 +18,7 @@ import { ListUsersDto } from './dto/list-users.dto';
 import { toUser } from './users.mapper';
 import { UsersService } from './users.service';
 import { USERS } from './users.repository';
-import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 /** Users look the same in v1 and v2, so one controller serves both. */
@@ -47,7 +47,7 @@ export class UsersController {
   async create(
     @Body() body: UserCreateDto,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<UserDto> {
     const user = await this.users.create(body, commitHook);
     location(user.id);

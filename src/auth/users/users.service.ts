@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { BeforeCommit, inTransaction } from '../../database/transaction';
+import { CommitHook, inTransaction } from '../../database/transaction';
 import { NotFoundProblem, ValidationProblem } from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -47,7 +47,7 @@ export class UsersService {
     return this.users.findById(id);
   }
 
-  async create(input: UserInput, beforeCommit?: BeforeCommit): Promise<UserEntity> {
+  async create(input: UserInput, commitHook?: CommitHook): Promise<UserEntity> {
     checkRoles(input.roles);
     const passwordHash = await hashPassword(input.password);
     return inTransaction(
@@ -60,7 +60,7 @@ export class UsersService {
           roles: input.roles,
           passwordHash,
         }),
-      beforeCommit,
+      commitHook,
     );
   }
 

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { attachChildren } from '../../database/attach-children';
 import { v7 as uuidv7 } from 'uuid';
-import { BeforeCommit, inTransaction } from '../../database/transaction';
+import { CommitHook, inTransaction } from '../../database/transaction';
 import type { CollectionSpec } from '../../http/pagination/collection-spec';
 import { CursorCodec } from '../../http/pagination/cursor-codec';
 import { Page } from '../../http/pagination/page';
@@ -354,11 +354,7 @@ export class WebhookDeliveriesRepository {
    * Schedules a delivery for an immediate attempt with a fresh retry schedule, whatever
    * its status, unless a worker is sending it right now or its endpoint is disabled.
    */
-  scheduleRetry(
-    endpointId: string,
-    id: string,
-    beforeCommit?: BeforeCommit,
-  ): Promise<RetryRequest> {
+  scheduleRetry(endpointId: string, id: string, commitHook?: CommitHook): Promise<RetryRequest> {
     return inTransaction(
       this.dataSource,
       async (manager) => {
@@ -385,7 +381,7 @@ export class WebhookDeliveriesRepository {
         await attachAttempts(manager, [delivery]);
         return { outcome: 'scheduled', delivery };
       },
-      beforeCommit,
+      commitHook,
     );
   }
 }

@@ -9,7 +9,7 @@ import { ListWebhookDeliveriesDto, WebhookDeliveryDto } from './dto/webhook-deli
 import { toWebhookDelivery } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_DELIVERIES } from '../deliveries/webhook-deliveries.repository';
-import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const ENDPOINT = 'webhook endpoint';
@@ -67,7 +67,7 @@ export class WebhookDeliveriesController {
   async retry(
     @ResourceId(ENDPOINT) id: string,
     @DeliveryId() deliveryId: string,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<WebhookDeliveryDto> {
     return toWebhookDelivery(await this.endpoints.retryDelivery(id, deliveryId, commitHook));
   }

@@ -21,7 +21,7 @@ import {
 import { toWebhookEndpoint, toWebhookEndpointWithSecret } from './webhook-endpoints.mapper';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.repository';
-import { type BeforeCommit, CommitHook } from '../../idempotency/commit-hook.decorator';
+import { CommitHook } from '../../idempotency/commit-hook.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 const RESOURCE = 'webhook endpoint';
@@ -53,7 +53,7 @@ export class WebhookEndpointsController {
   async create(
     @Body() body: WebhookEndpointCreateDto,
     @Location() location: SetLocation,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<WebhookEndpointWithSecretDto> {
     const endpoint = await this.endpoints.create(body, commitHook);
     location(endpoint.id);
@@ -117,7 +117,7 @@ export class WebhookEndpointsController {
   })
   async rotateSecret(
     @ResourceId(RESOURCE) id: string,
-    @CommitHook() commitHook: BeforeCommit | undefined,
+    @CommitHook() commitHook: CommitHook | undefined,
   ): Promise<WebhookEndpointWithSecretDto> {
     return toWebhookEndpointWithSecret(await this.endpoints.rotateSecret(id, commitHook));
   }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { AppConfig } from '../../config/app-config';
-import { BeforeCommit, inTransaction } from '../../database/transaction';
+import { CommitHook, inTransaction } from '../../database/transaction';
 import { ConflictProblem, NotFoundProblem, ValidationProblem } from '../../http/problems/problem';
 import { Page } from '../../http/pagination/page';
 import type { PageRequest } from '../../http/pagination/paginate';
@@ -58,7 +58,7 @@ export class WebhookEndpointsService {
 
   async create(
     input: WebhookEndpointInput,
-    beforeCommit?: BeforeCommit,
+    commitHook?: CommitHook,
   ): Promise<WebhookEndpointEntity> {
     await this.checkUrl(input.url);
     return inTransaction(
@@ -71,7 +71,7 @@ export class WebhookEndpointsService {
           eventTypes: input.events,
           secret: newWebhookSecret(),
         }),
-      beforeCommit,
+      commitHook,
     );
   }
 
@@ -132,7 +132,7 @@ export class WebhookEndpointsService {
    * receivers can switch without losing a delivery. A second rotation within the
    * overlap drops the oldest secret.
    */
-  async rotateSecret(id: string, beforeCommit?: BeforeCommit): Promise<WebhookEndpointEntity> {
+  async rotateSecret(id: string, commitHook?: CommitHook): Promise<WebhookEndpointEntity> {
     const rotated = await inTransaction(
       this.dataSource,
       (manager) =>
@@ -141,7 +141,7 @@ export class WebhookEndpointsService {
           previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
           secret: newWebhookSecret(),
         })),
-      beforeCommit,
+      commitHook,
     );
     return rotated?.current ?? notFound(id);
   }
@@ -163,9 +163,9 @@ export class WebhookEndpointsService {
   async retryDelivery(
     id: string,
     deliveryId: string,
-    beforeCommit?: BeforeCommit,
+    commitHook?: CommitHook,
   ): Promise<WebhookDeliveryEntity> {
-    const request = await this.deliveries.scheduleRetry(id, deliveryId, beforeCommit);
+    const request = await this.deliveries.scheduleRetry(id, deliveryId, commitHook);
     switch (request.outcome) {
       case 'scheduled':
         return request.delivery;
