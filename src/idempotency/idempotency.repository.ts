@@ -87,22 +87,27 @@ const RECORD = new PreparedStatement(
           status = 'committed' AND claimed_at <= now() - $3::interval AS answer_lost
      FROM idempotency_keys WHERE principal = $1 AND key = $2 AND expires_at > now()`,
 );
+/** The answer, on our own committed claim (its fencing token `claimed_at`). */
+const COMPLETE = new PreparedStatement(
+  `UPDATE idempotency_keys
+      SET status = 'done', response_status = $4, response_body = $5::json,
+          response_headers = $6::jsonb
+    WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'committed'`,
+);
 /**
- * The answer: on our own committed claim (its fencing token `claimed_at`), or, when the
- * request committed nothing (it failed with a 4xx, or never reached its transaction), as
- * a new record if the key is free. Nothing when another request holds the key.
+ * The answer of a request that committed nothing (it failed with a 4xx, or never reached
+ * its transaction), as a new record if the key is free. Nothing when another request
+ * holds the key.
  */
-const ANSWER = new PreparedStatement(
+const ANSWER_FREE_KEY = new PreparedStatement(
   `INSERT INTO idempotency_keys AS k (principal, key, request_hash, status, expires_at,
                                       response_status, response_body, response_headers)
-   VALUES ($1, $2, $3, 'done', now() + $5::interval, $6, $7::json, $8::jsonb)
+   VALUES ($1, $2, $3, 'done', now() + $4::interval, $5, $6::json, $7::jsonb)
    ON CONFLICT (principal, key) DO UPDATE
-      SET status = 'done', response_status = EXCLUDED.response_status,
-          response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
-          request_hash = EXCLUDED.request_hash,
-          claimed_at = CASE WHEN k.status = 'committed' THEN k.claimed_at ELSE now() END,
-          expires_at = CASE WHEN k.status = 'committed' THEN k.expires_at ELSE EXCLUDED.expires_at END
-    WHERE (k.status = 'committed' AND k.claimed_at = $4) OR k.expires_at <= now()
+      SET request_hash = EXCLUDED.request_hash, status = 'done', claimed_at = now(),
+          expires_at = EXCLUDED.expires_at, response_status = EXCLUDED.response_status,
+          response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers
+    WHERE k.expires_at <= now()
    RETURNING 1`,
 );
 
@@ -153,8 +158,9 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Stores the first answer (ANSWER says where); `claimedAt` is the token of our own
-   * committed claim, if the request made one. False when another request holds the key.
+   * Stores the first answer: on our own committed claim when `claimedAt`, its token, is
+   * given and the claim committed; otherwise as a new record if the key is free. False
+   * when another request holds the key.
    */
   async answer(
     principal: string,
@@ -163,15 +169,27 @@ export class IdempotencyRepository {
     claimedAt: Date | undefined,
     response: StoredResponse,
   ): Promise<boolean> {
-    const stored = await ANSWER.run<unknown[]>(this.dataSource, [
+    const body = response.body === null ? null : JSON.stringify(response.body);
+    const headers = JSON.stringify(response.headers);
+    if (claimedAt) {
+      const [, completed] = await COMPLETE.run<[unknown[], number]>(this.dataSource, [
+        principal,
+        key,
+        claimedAt,
+        response.status,
+        body,
+        headers,
+      ]);
+      if (completed === 1) return true;
+    }
+    const stored = await ANSWER_FREE_KEY.run<unknown[]>(this.dataSource, [
       principal,
       key,
       requestHash,
-      claimedAt ?? null,
       KEY_TTL,
       response.status,
-      response.body === null ? null : JSON.stringify(response.body),
-      JSON.stringify(response.headers),
+      body,
+      headers,
     ]);
     return stored.length === 1;
   }
