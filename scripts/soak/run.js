@@ -488,8 +488,8 @@ async function main() {
     observations: observations(world, entries),
     retriedCreates: {
       count: world.retriedCreates.length,
-      // a claim whose release failed with the database stays in_flight for its 2-minute
-      // lease: retries meanwhile are 409 idempotency_key_in_use
+      // a committed claim whose answer could not be stored while the database was down
+      // answers retries 409 idempotency_key_in_use until the background write gets through
       idempotencyKeyInUseAnswers: entries.filter((e) => e.code === 'idempotency_key_in_use').length,
       untilFinalAnswerMs: latencySummary(world.retriedCreates.map((c) => c.ms)),
       slowest: [...world.retriedCreates].sort((a, b) => b.ms - a.ms).slice(0, 10),
@@ -513,8 +513,8 @@ function observations(world, entries) {
   if (stuck.length) {
     notes.push(
       `${stuck.length} create(s) waited up to ${Math.round(Math.max(...stuck.map((c) => c.ms)) / 1000)} s for their final answer, ` +
-        `answered 409 idempotency_key_in_use ${inUse.length} times meanwhile: their first attempt failed while PostgreSQL was down, ` +
-        'the interceptor could not release the claim either, and it stays in_flight for its 2-minute lease',
+        `answered 409 idempotency_key_in_use ${inUse.length} times meanwhile: their first attempt committed, but its answer ` +
+        'could not be stored while PostgreSQL was down, and the interceptor writes it again in the background for up to 2 minutes',
     );
   }
   const duplicates = world.counts;
