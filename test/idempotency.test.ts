@@ -273,6 +273,40 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
+  it('replays the stored answer to a retry whose own run fails with a 5xx before its claim', async () => {
+    const product = await stockedProduct(api, 10);
+    const body = orderBody([{ sku: product.sku, quantity: 1 }]);
+    const key = randomUUID();
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    // The retry's claim fails on our side, as a broken dependency before the claim would.
+    await sql(`
+      CREATE FUNCTION test_refuse_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.key LIKE '${key}%' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await sql(
+      `CREATE TRIGGER test_refuse_claim BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION test_refuse_claim()`,
+    );
+    let retry: ApiResponse;
+    let fresh: ApiResponse;
+    try {
+      retry = await api.post('/api/v1/orders', body, withKey(key));
+      // with no stored answer to fall back on, the 5xx stays the answer
+      fresh = await api.post('/api/v1/orders', body, withKey(`${key}-other`));
+    } finally {
+      await sql(`DROP TRIGGER test_refuse_claim ON idempotency_keys`);
+      await sql(`DROP FUNCTION test_refuse_claim()`);
+    }
+
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+    expectProblem(fresh, 500, 'internal_error');
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+  });
+
   it('records the answer later when the database refused it at first, so a retry replays instead of running again', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);

@@ -122,7 +122,8 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
   /**
    * A 4xx is the request's answer and is stored, unless another request holds the key
    * by now: then that request's record is returned, to answer as a retry would be. A 5xx
-   * is not stored.
+   * is not stored; but a retry of a request whose answer is stored is answered from it
+   * even when its own run failed before reaching the claim, if the record can be read.
    */
   private async settleFailure(
     request: FastifyRequest,
@@ -130,11 +131,14 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
     error: unknown,
   ): Promise<IdempotencyRecord | null> {
     const problem = toProblem(error);
-    if (!problem || problem.status >= 500) return null;
+    if (!problem || problem.status >= 500) {
+      const record = await this.store.find(scope.principal, scope.key).catch(() => null);
+      return record?.status === 'done' ? record : null;
+    }
     const body = problemBody(problem, request, baseUrl(request, this.config.publicUrl));
     const response = { status: problem.status, body, headers: problem.headers ?? {} };
     if (await this.settle(scope, response)) return null;
-    return (await this.store.find(scope.principal, scope.key)) ?? null;
+    return this.store.find(scope.principal, scope.key);
   }
 
   /**
