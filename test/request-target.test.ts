@@ -186,7 +186,7 @@ describe('refusals of what links cannot be built on', () => {
         undefined,
       ]);
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(answer.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(answer.headers.get('x-request-id')).toBe(answer.body.requestId);
     }
   });

@@ -8,8 +8,8 @@ import { ADMIN_KEY, startTestApp, TestApp } from './support/test-app';
 
 /**
  * API.md §1: with TLS_CERT_FILE and TLS_KEY_FILE the server speaks HTTPS, TLS 1.3 at least,
- * and sends Strict-Transport-Security; security headers (helmet) on every answer, with a
- * Content-Security-Policy the docs UI works under.
+ * and sends Strict-Transport-Security; security headers (helmet) on every answer: an API's
+ * on JSON answers, and on the pages a Content-Security-Policy the docs UI works under.
  */
 
 interface HttpsAnswer {
@@ -167,14 +167,20 @@ describe('security headers over plain HTTP', () => {
     expect(response.headers.has('strict-transport-security')).toBe(false);
   });
 
-  it('sends helmet headers with nosniff and without X-Powered-By', async () => {
+  it('sends an API answer the security headers of an API, without X-Powered-By', async () => {
     const response = await plain.get('/api/v1/products');
 
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.has('x-powered-by')).toBe(false);
-    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
+    // helmet's headers for HTML documents are the pages' only
+    expect(response.headers.has('cross-origin-opener-policy')).toBe(false);
+    expect(response.headers.has('x-dns-prefetch-control')).toBe(false);
   });
 
   it('serves the docs UI under a policy that allows only this host', async () => {
@@ -188,6 +194,9 @@ describe('security headers over plain HTTP', () => {
     );
 
     expect(page.status).toBe(200);
+    // a page keeps helmet's headers for HTML documents
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
     expect(directives['connect-src']).toEqual(["'self'"]);

@@ -12,7 +12,12 @@ import { Problem } from './problem';
 import { sendProblem } from './problem-response';
 import { recordServerError } from '../request-log';
 import { writeTransportHeaders } from '../responses/response-hooks';
-import { helmetOptions, securityHeaders } from '../responses/security-headers';
+import {
+  apiHelmetOptions,
+  pageHelmetOptions,
+  securityHeaders,
+  servesPages,
+} from '../responses/security-headers';
 
 /**
  * The answers to URLs Fastify's router refuses before any route matches (Fastify 5's
@@ -27,7 +32,8 @@ import { helmetOptions, securityHeaders } from '../responses/security-headers';
  * past the budget, as any request refused before authentication is (rate-limit.hooks.ts).
  */
 export class FrameworkErrors {
-  private readonly security: Record<string, string>;
+  /** the security headers of the API's answers and of the pages (security-headers.ts) */
+  private readonly security: { api: Record<string, string>; pages: Record<string, string> };
   private readonly cors: ReturnType<typeof corsPolicy>;
   private readonly exposedHeaders = CORS_EXPOSED_HEADERS.join(', ');
   private metrics?: Metrics;
@@ -40,7 +46,10 @@ export class FrameworkErrors {
     private readonly maxParamLength: number,
     private readonly logController: LogController,
   ) {
-    this.security = Object.fromEntries(securityHeaders(helmetOptions(config)));
+    this.security = {
+      api: Object.fromEntries(securityHeaders(apiHelmetOptions(config))),
+      pages: Object.fromEntries(securityHeaders(pageHelmetOptions(config))),
+    };
     this.cors = corsPolicy(config);
     this.trustedProxy =
       config.trustProxy === true ? () => true : proxyAddr.compile(config.trustProxy || []);
@@ -72,7 +81,7 @@ export class FrameworkErrors {
         (performance.now() - started) / 1000,
       );
     });
-    void reply.headers(this.security);
+    void reply.headers(servesPages(request.url) ? this.security.pages : this.security.api);
     writeTransportHeaders(request, reply, this.config);
     // A foreign Origin is refused before anything else, as on every other request.
     const refused = this.cors.refuses(request);

@@ -6,16 +6,47 @@ import type { AppConfig } from '../../config/app-config';
 /** One year, the value HSTS preload lists ask for. */
 const HSTS_MAX_AGE_S = 31_536_000;
 
+const hsts = (config: AppConfig): HelmetOptions['strictTransportSecurity'] =>
+  config.tls ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: true } : false;
+
 /**
- * Security headers from helmet (API.md §1): `X-Content-Type-Options: nosniff`, frame and
- * referrer policies, and a Content-Security-Policy under which the docs UI (/docs,
- * Swagger UI) works offline: its scripts, styles, images and fonts come from this host
- * only. Swagger UI styles elements inline, hence `style-src 'unsafe-inline'`; scripts
- * stay `'self'`. No `form-action`: browsers apply it to the redirect that follows a login
- * form, which leaves for the OAuth client's redirect URI. `Strict-Transport-Security`
- * only when the server speaks HTTPS.
+ * Security headers of the JSON answers (API.md §1): what the OWASP REST Security Cheat
+ * Sheet asks of an API (`X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, a
+ * Content-Security-Policy that allows nothing to load or frame the answer), plus
+ * `Cross-Origin-Resource-Policy: same-origin` and `Referrer-Policy: no-referrer`, and
+ * `Strict-Transport-Security` when the server speaks HTTPS. helmet's other defaults
+ * (`Cross-Origin-Opener-Policy`, `Origin-Agent-Cluster`, `X-DNS-Prefetch-Control`,
+ * `X-Download-Options`, `X-Permitted-Cross-Domain-Policies`, `X-XSS-Protection`) act on
+ * HTML documents only; the pages keep them (`pageHelmetOptions`). Six headers fewer on
+ * every answer took 5–10 % off the API's CPU per GET by id (README, Performance).
  */
-export function helmetOptions(config: AppConfig): HelmetOptions {
+export function apiHelmetOptions(config: AppConfig): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
+    },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' },
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    strictTransportSecurity: hsts(config),
+  };
+}
+
+/**
+ * Security headers of the HTML pages (the docs UI under /docs, the sign-in and consent
+ * pages under /oauth): helmet's defaults, with a Content-Security-Policy under which the
+ * docs UI (Swagger UI) works offline: its scripts, styles, images and fonts come from this
+ * host only. Swagger UI styles elements inline, hence `style-src 'unsafe-inline'`;
+ * scripts stay `'self'`. No `form-action`: browsers apply it to the redirect that follows
+ * a login form, which leaves for the OAuth client's redirect URI.
+ * `Strict-Transport-Security` only when the server speaks HTTPS.
+ */
+export function pageHelmetOptions(config: AppConfig): HelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -33,10 +64,20 @@ export function helmetOptions(config: AppConfig): HelmetOptions {
         ...(config.tls ? { 'upgrade-insecure-requests': [] } : {}),
       },
     },
-    strictTransportSecurity: config.tls
-      ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: true }
-      : false,
+    strictTransportSecurity: hsts(config),
   };
+}
+
+/** The path prefixes that serve HTML pages, and so get `pageHelmetOptions`' headers. */
+const PAGE_PREFIXES = ['/docs', '/oauth'];
+
+/** Whether the request target `url` lies under a prefix that serves pages. */
+export function servesPages(url: string): boolean {
+  return PAGE_PREFIXES.some((prefix) => {
+    if (!url.startsWith(prefix)) return false;
+    const next = url.charAt(prefix.length);
+    return next === '' || next === '/' || next === '?';
+  });
 }
 
 /**
@@ -58,16 +99,20 @@ export function securityHeaders(options: HelmetOptions): [string, string][] {
 /**
  * Every answer carries the security headers, set on the raw response before anything else
  * runs, so answers written past Fastify's reply (the hijacked /oauth routes) carry them
- * too. Through the adapter's security-hook slot (Nest's `registerSecurityHook`, the one
+ * too: the pages' under /docs and /oauth, the API's everywhere else. Through the
+ * adapter's security-hook slot (Nest's `registerSecurityHook`, the one
  * `app.useSecurityHeaders()` would take) rather than a hook of our own: Nest's adapter
  * adds its `onRequest` hooks first, and one of them sends a request target that is not a
  * path (`OPTIONS *`) to the not-found handler before any later hook runs; its slot runs
  * before that.
  */
 export function registerSecurityHeaders(adapter: FastifyAdapter, config: AppConfig): void {
-  const headers = securityHeaders(helmetOptions(config));
-  adapter.registerSecurityHook((_request, response) => {
-    for (const [name, value] of headers) response.setHeader(name, value);
+  const api = securityHeaders(apiHelmetOptions(config));
+  const pages = securityHeaders(pageHelmetOptions(config));
+  adapter.registerSecurityHook((request: { url: string }, response) => {
+    for (const [name, value] of servesPages(request.url) ? pages : api) {
+      response.setHeader(name, value);
+    }
     return undefined;
   });
 }
