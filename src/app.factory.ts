@@ -78,6 +78,9 @@ export async function createApp(
     // an HTTP/1.1 request without Host gets the API's 400 problem (request-target.ts),
     // not Node's empty one
     http: { requireHostHeader: false },
+    // No Express-style middleware anywhere: without middie no hook of its runs on every
+    // request for an empty chain.
+    skipMiddie: true,
   };
   const adapter = new DrainingFastifyAdapter(
     config.tls

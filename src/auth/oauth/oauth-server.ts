@@ -90,33 +90,49 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
    * their rules and headers apply here too.
    */
   attach(fastify: FastifyInstance): void {
-    fastify.addHook('onRequest', async (request, reply) => {
-      const path = request.url.split('?')[0];
+    // Not an async hook: every request of the API passes here, and only these few are
+    // served; a promise per request was a cost the others paid for nothing.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const query = request.url.indexOf('?');
+      const path = query < 0 ? request.url : request.url.slice(0, query);
       if (path === DOCS_FALLBACK_REDIRECT_PATH && request.method === 'GET') {
-        const query = request.url.slice(path.length);
-        return reply.redirect(`/docs${DOCS_FALLBACK_REDIRECT_PATH}${query}`, 302);
+        // answered here: Fastify runs no further hook for a sent reply
+        void reply.redirect(`/docs${request.url}`, 302);
+        return;
       }
       const wellKnown = WELL_KNOWN.get(path);
-      if (!wellKnown && path !== OAUTH_PATH && !path.startsWith(`${OAUTH_PATH}/`)) return;
+      if (!wellKnown && path !== OAUTH_PATH && !path.startsWith(`${OAUTH_PATH}/`)) return done();
       reply.hijack();
-      labelRoute(request, path, wellKnown !== undefined);
-      const { raw: req } = request;
-      const res = reply.raw;
-      res.setHeader('X-Request-Id', String(request.id));
-      conditionalRawGet(req, res);
-      try {
-        await this.serve(request, req, res, path, wellKnown !== undefined);
-      } catch (error) {
-        // only the sign-in page's own code throws here: oidc-provider answers its failures
-        if (oauthUnavailable(error) && !res.headersSent) return unavailablePage(res);
-        recordServerError(req, error);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        }
-        res.end(JSON.stringify({ error: 'server_error' }));
-      }
+      this.take(request, reply.raw, path, wellKnown !== undefined).catch((error: unknown) => {
+        // the answer itself failed (the connection is gone): nothing is left to answer
+        this.logger.error({ err: error }, 'Could not answer an OAuth request');
+      });
     });
+  }
+
+  /** Serves a hijacked request to the provider, answering what escapes it with a 500. */
+  private async take(
+    request: FastifyRequest,
+    res: ServerResponse,
+    path: string,
+    wellKnown: boolean,
+  ): Promise<void> {
+    labelRoute(request, path, wellKnown);
+    const { raw: req } = request;
+    res.setHeader('X-Request-Id', String(request.id));
+    conditionalRawGet(req, res);
+    try {
+      await this.serve(request, req, res, path, wellKnown);
+    } catch (error) {
+      // only the sign-in page's own code throws here: oidc-provider answers its failures
+      if (oauthUnavailable(error) && !res.headersSent) return unavailablePage(res);
+      recordServerError(req, error);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      }
+      res.end(JSON.stringify({ error: 'server_error' }));
+    }
   }
 
   private async serve(
