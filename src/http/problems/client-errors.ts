@@ -11,7 +11,7 @@ import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
 import { localAuthority } from '../responses/base-url';
 import { ACCEPTED_REQUEST_ID } from '../request-id';
 import { isHost } from '../input/request-target';
-import { apiHelmetOptions, securityHeaders } from '../responses/security-headers';
+import { SecurityHeaders } from '../responses/security-headers';
 
 /** A request line's target we can name as the problem's `instance`: an origin-form path. */
 const ORIGIN_FORM = /^\/[\x21-\x7e]*$/;
@@ -45,7 +45,8 @@ export class ClientErrors {
     private readonly config: AppConfig,
     private readonly logger: Logger | undefined,
   ) {
-    this.security = securityHeaders(apiHelmetOptions(config))
+    // the parser refused the request line: no path to choose the pages' headers by
+    this.security = new SecurityHeaders(config).api
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
   }

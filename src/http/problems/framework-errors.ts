@@ -12,12 +12,7 @@ import { Problem } from './problem';
 import { sendProblem } from './problem-response';
 import { recordServerError } from '../request-log';
 import { writeTransportHeaders } from '../responses/response-hooks';
-import {
-  apiHelmetOptions,
-  pageHelmetOptions,
-  securityHeaders,
-  servesPages,
-} from '../responses/security-headers';
+import { SecurityHeaders } from '../responses/security-headers';
 
 /**
  * The answers to URLs Fastify's router refuses before any route matches (Fastify 5's
@@ -32,8 +27,7 @@ import {
  * past the budget, as any request refused before authentication is (rate-limit.hooks.ts).
  */
 export class FrameworkErrors {
-  /** the security headers of the API's answers and of the pages (security-headers.ts) */
-  private readonly security: { api: Record<string, string>; pages: Record<string, string> };
+  private readonly security: SecurityHeaders;
   private readonly cors: ReturnType<typeof corsPolicy>;
   private readonly exposedHeaders = CORS_EXPOSED_HEADERS.join(', ');
   private metrics?: Metrics;
@@ -46,10 +40,7 @@ export class FrameworkErrors {
     private readonly maxParamLength: number,
     private readonly logController: LogController,
   ) {
-    this.security = {
-      api: Object.fromEntries(securityHeaders(apiHelmetOptions(config))),
-      pages: Object.fromEntries(securityHeaders(pageHelmetOptions(config))),
-    };
+    this.security = new SecurityHeaders(config);
     this.cors = corsPolicy(config);
     this.trustedProxy =
       config.trustProxy === true ? () => true : proxyAddr.compile(config.trustProxy || []);
@@ -81,7 +72,7 @@ export class FrameworkErrors {
         (performance.now() - started) / 1000,
       );
     });
-    void reply.headers(servesPages(request.url) ? this.security.pages : this.security.api);
+    for (const [name, value] of this.security.for(request.url)) void reply.header(name, value);
     writeTransportHeaders(request, reply, this.config);
     // A foreign Origin is refused before anything else, as on every other request.
     const refused = this.cors.refuses(request);

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import {
   apiHelmetOptions,
   pageHelmetOptions,
+  SecurityHeaders,
   securityHeaders,
   servesPages,
 } from './security-headers';
@@ -69,4 +70,16 @@ describe('servesPages', () => {
       expect(servesPages(url)).toBe(false);
     },
   );
+});
+
+describe('SecurityHeaders', () => {
+  it('chooses the pages’ set under /docs and /oauth and the API’s elsewhere', () => {
+    const headers = new SecurityHeaders({} as AppConfig);
+
+    expect(headers.for('/docs/swagger-ui.css')).toBe(headers.pages);
+    expect(headers.for('/oauth/auth')).toBe(headers.pages);
+    expect(headers.for('/api/v2/orders')).toBe(headers.api);
+    expect(headers.api).toEqual(securityHeaders(apiHelmetOptions({} as AppConfig)));
+    expect(headers.pages).toEqual(securityHeaders(pageHelmetOptions({} as AppConfig)));
+  });
 });

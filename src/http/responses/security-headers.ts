@@ -97,22 +97,38 @@ export function securityHeaders(options: HelmetOptions): [string, string][] {
 }
 
 /**
+ * The security headers of every answer, each set computed once: the pages' under /docs
+ * and /oauth, the API's everywhere else. The hook below and the answers made before any
+ * hook runs (framework-errors.ts, client-errors.ts) take them from here.
+ */
+export class SecurityHeaders {
+  readonly api: [string, string][];
+  readonly pages: [string, string][];
+
+  constructor(config: AppConfig) {
+    this.api = securityHeaders(apiHelmetOptions(config));
+    this.pages = securityHeaders(pageHelmetOptions(config));
+  }
+
+  /** The headers of an answer to the request target `url`. */
+  for(url: string): [string, string][] {
+    return servesPages(url) ? this.pages : this.api;
+  }
+}
+
+/**
  * Every answer carries the security headers, set on the raw response before anything else
  * runs, so answers written past Fastify's reply (the hijacked /oauth routes) carry them
- * too: the pages' under /docs and /oauth, the API's everywhere else. Through the
- * adapter's security-hook slot (Nest's `registerSecurityHook`, the one
+ * too. Through the adapter's security-hook slot (Nest's `registerSecurityHook`, the one
  * `app.useSecurityHeaders()` would take) rather than a hook of our own: Nest's adapter
  * adds its `onRequest` hooks first, and one of them sends a request target that is not a
  * path (`OPTIONS *`) to the not-found handler before any later hook runs; its slot runs
  * before that.
  */
 export function registerSecurityHeaders(adapter: FastifyAdapter, config: AppConfig): void {
-  const api = securityHeaders(apiHelmetOptions(config));
-  const pages = securityHeaders(pageHelmetOptions(config));
+  const headers = new SecurityHeaders(config);
   adapter.registerSecurityHook((request: { url: string }, response) => {
-    for (const [name, value] of servesPages(request.url) ? pages : api) {
-      response.setHeader(name, value);
-    }
+    for (const [name, value] of headers.for(request.url)) response.setHeader(name, value);
     return undefined;
   });
 }
