@@ -11,6 +11,7 @@ import { OAuthServer1763856000040 } from './1763856000040-OAuthServer';
 import { CountIndexes1763856000050 } from './1763856000050-CountIndexes';
 import { IdempotencyCommitted1763856000060 } from './1763856000060-IdempotencyCommitted';
 import { WebhookEndpointEnabledAt1763856000070 } from './1763856000070-WebhookEndpointEnabledAt';
+import { InventoryHotUpdates1763856000080 } from './1763856000080-InventoryHotUpdates';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   CountIndexes1763856000050,
   IdempotencyCommitted1763856000060,
   WebhookEndpointEnabledAt1763856000070,
+  InventoryHotUpdates1763856000080,
 ];

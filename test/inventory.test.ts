@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { InventoryRepository } from '../src/inventory/inventory.repository';
 import { createProduct } from './support/factories';
+import { createOrder, setOrderStatus } from './support/order-factories';
 import { expectProblem, fieldsOf } from './support/problem';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
 
@@ -162,6 +164,22 @@ describe('GET /api/v1/inventory?belowReorderLevel', () => {
     expect(lows.body.pagination.total + others.body.pagination.total).toBe(
       all.body.pagination.total,
     );
+  });
+
+  it('follows reservations: an order that takes an item below its level lists it as low, its cancellation as not', async () => {
+    const sku = await stockedSku(20, 10);
+    const lowSkus = async () => {
+      const response = await api.get('/api/v1/inventory?belowReorderLevel=true&limit=100');
+      expect(response.status).toBe(200);
+      return (response.body.data as Item[]).map((i) => i.sku);
+    };
+    expect(await lowSkus()).not.toContain(sku);
+
+    const order = await createOrder(api, [{ sku, quantity: 15 }]);
+    expect(await lowSkus()).toContain(sku);
+
+    expect((await setOrderStatus(api, order.id, 'cancelled')).status).toBe(200);
+    expect(await lowSkus()).not.toContain(sku);
   });
 
   it('refuses a value that is not a boolean with 400', async () => {
@@ -571,5 +589,38 @@ describe('adjustments under concurrency', () => {
     for (const r of refused) expectProblem(r, 409, 'insufficient_stock');
     expect(await getItem(sku)).toMatchObject({ quantityOnHand: 0, quantityAvailable: 0 });
     expect(await adjustmentsAfterStocking(sku)).toHaveLength(10);
+  });
+});
+
+describe('stock moves', () => {
+  it('rewrite the item row in place (a HOT update): no index of the table gets a new entry', async () => {
+    const sku = await stockedSku(10, 5);
+    const runner = api.app.get(DataSource).createQueryRunner();
+    await runner.startTransaction();
+    // this transaction's counts, with what the connection did before and has not reported yet
+    const updates = async (): Promise<{ all: number; hot: number }> => {
+      const [counts] = await runner.query(
+        `SELECT n_tup_upd::int AS "all", n_tup_hot_upd::int AS hot
+           FROM pg_stat_xact_user_tables WHERE relname = 'inventory_items'`,
+      );
+      return counts;
+    };
+    try {
+      const before = await updates();
+      // the order path's reservation; still above the reorder level afterwards
+      const short = await api.app
+        .get(InventoryRepository)
+        .reserve(runner.manager, [{ sku, quantity: 3 }]);
+      const after = await updates();
+
+      expect(short).toEqual([]);
+      expect({ all: after.all - before.all, hot: after.hot - before.hot }).toEqual({
+        all: 1,
+        hot: 1,
+      });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });

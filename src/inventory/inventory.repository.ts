@@ -144,10 +144,12 @@ export class InventoryRepository {
 
   list(filters: InventoryFilters, page: PageRequest): Promise<Page<InventoryItemEntity>> {
     const qb = this.live();
+    // `below_reorder` is `quantity_on_hand - quantity_reserved < reorder_level`, stored
+    // (migration InventoryHotUpdates): its partial index must not name the quantities.
     if (filters.belowReorderLevel === true) {
-      qb.andWhere('i.quantity_on_hand - i.quantity_reserved < i.reorder_level');
+      qb.andWhere('i.below_reorder');
     } else if (filters.belowReorderLevel === false) {
-      qb.andWhere('i.quantity_on_hand - i.quantity_reserved >= i.reorder_level');
+      qb.andWhere('NOT i.below_reorder');
     }
     return paginate(qb, INVENTORY, page, this.cursors);
   }
