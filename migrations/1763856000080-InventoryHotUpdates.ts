@@ -10,7 +10,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * to 4 MB). The predicate now reads a stored generated column, `below_reorder`, which
  * changes only when an item crosses its reorder level; and pages are filled to 70 % so
  * the new version of a row finds room on its own page. Measured: nearly every reservation
- * HOT, about 8 % less WAL per order, and the table no longer grows with the orders
+ * HOT, 5–15 % less WAL per order, and the table no longer grows with the orders
  * (docs/operations.md, "Stock moves are HOT updates").
  *
  * Adding a stored column rewrites the table under an exclusive lock: about 6 s per
