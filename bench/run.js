@@ -13,7 +13,7 @@
  *    (no oversell) is verified after the order scenario.
  */
 const { fork, spawn } = require('node:child_process');
-const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
@@ -318,13 +318,15 @@ async function runScenario(scenario, pids) {
   log(
     `${scenario.name}: API ${api.rps} req/s p50 ${api.p50} ms p99 ${api.p99} ms; ` +
       `baseline ${baseline.rps} req/s; ratio ${result.ratio.rps}; ` +
-      `CPU ms/req ${api.cpuMsPerRequest} vs ${baseline.cpuMsPerRequest}`,
+      `CPU ms/req ${api.cpuMsPerRequest} vs ${baseline.cpuMsPerRequest}; ` +
+      `PostgreSQL CPU ms/req ${api.dbCpuMsPerRequest} vs ${baseline.dbCpuMsPerRequest}`,
   );
   return result;
 }
 
 async function load(scenario, target, seconds) {
   const cpuBefore = cpuMs(target.pid);
+  const dbCpuBefore = postgresCpuMs();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections: scenario.connections,
@@ -340,12 +342,17 @@ async function load(scenario, target, seconds) {
     ],
   });
   const cpu = cpuMs(target.pid) - cpuBefore;
+  const dbCpuAfter = postgresCpuMs();
+  const dbCpu = dbCpuBefore === null || dbCpuAfter === null ? NaN : dbCpuAfter - dbCpuBefore;
   const expected = result.statusCodeStats[scenario.status]?.count ?? 0;
+  const perRequest = (ms) => (result.requests.total > 0 ? ms / result.requests.total : NaN);
   return {
     rps: result.requests.average,
     // the server process's own CPU per answered request: less sensitive than req/s to
     // what else the machine's cores are doing
-    cpuMsPerRequest: result.requests.total > 0 ? cpu / result.requests.total : NaN,
+    cpuMsPerRequest: perRequest(cpu),
+    // PostgreSQL's, while only this target was loaded: what its SQL costs the database
+    dbCpuMsPerRequest: perRequest(dbCpu),
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
@@ -360,6 +367,7 @@ function summarize(runs) {
     p50: round2(mean('p50')),
     p99: round2(mean('p99')),
     cpuMsPerRequest: Math.round(mean('cpuMsPerRequest') * 1000) / 1000,
+    dbCpuMsPerRequest: Math.round(mean('dbCpuMsPerRequest') * 1000) / 1000,
     requests: runs.reduce((sum, run) => sum + run.requests, 0),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
   };
@@ -389,6 +397,28 @@ function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * User + system CPU time of every process named `postgres` so far (the server's backends,
+ * autovacuum, checkpointer, WAL writer), in milliseconds; null when there is none, as when
+ * BENCH_DATABASE_URL names another machine. A backend that exits takes its time with it;
+ * the pools keep theirs open for the run.
+ */
+function postgresCpuMs() {
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuMs(entry);
+      found = true;
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return found ? total : null;
 }
 
 /**
@@ -442,6 +472,8 @@ function print(report) {
     'req/s ratio': r.ratio.rps,
     'API CPU ms/req': r.api.cpuMsPerRequest,
     'base CPU ms/req': r.baseline.cpuMsPerRequest,
+    'PG CPU ms/req API': r.api.dbCpuMsPerRequest,
+    'PG CPU ms/req base': r.baseline.dbCpuMsPerRequest,
     unexpected: r.api.unexpected + r.baseline.unexpected,
   }));
   console.table(rows);
