@@ -400,25 +400,35 @@ function cpuMs(pid) {
 }
 
 /**
- * User + system CPU time of every process named `postgres` so far (the server's backends,
- * autovacuum, checkpointer, WAL writer), in milliseconds; null when there is none, as when
- * BENCH_DATABASE_URL names another machine. A backend that exits takes its time with it;
- * the pools keep theirs open for the run.
+ * User + system CPU time PostgreSQL has used so far, in milliseconds: every live process
+ * named `postgres` (backends, autovacuum, checkpointer, WAL writer), plus what the
+ * processes that ended used (parallel query workers, autovacuum workers), which the
+ * postmaster's children time holds once it has reaped them. Null when no PostgreSQL runs
+ * here, as when BENCH_DATABASE_URL names another machine.
  */
 function postgresCpuMs() {
-  let total = 0;
-  let found = false;
+  const processes = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      total += cpuMs(entry);
-      found = true;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      // after the command name: state, ppid, …; utime, stime, cutime, cstime are 11–14
+      const fields = stat.split(') ')[1].split(' ');
+      processes.set(entry, { ppid: fields[1], fields });
     } catch {
       // the process ended between the listing and the read
     }
   }
-  return found ? total : null;
+  if (processes.size === 0) return null;
+  const ms = (fields, from) =>
+    ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
+  let total = 0;
+  for (const { ppid, fields } of processes.values()) {
+    total += ms(fields, 11);
+    if (!processes.has(ppid)) total += ms(fields, 13); // the postmaster: its children's time
+  }
+  return total;
 }
 
 /**
