@@ -394,10 +394,17 @@ async function checkStock(db) {
 
 /** User + system CPU time of process `pid` so far, in milliseconds (Linux /proc). */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  return ownCpuMs(statFields(readFileSync(`/proc/${pid}/stat`, 'utf8')));
 }
+
+/** The fields of a `/proc/<pid>/stat` line after the command name: state, ppid, … */
+const statFields = (line) => line.split(') ')[1].split(' ');
+// utime and stime are fields 14 and 15 of the line, cutime and cstime (the time of the
+// children it has reaped) 16 and 17: 12 to 15 after the command name
+const ticksMs = (fields, from) =>
+  ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
+const ownCpuMs = (fields) => ticksMs(fields, 11);
+const reapedChildrenCpuMs = (fields) => ticksMs(fields, 13);
 
 /**
  * User + system CPU time PostgreSQL has used so far, in milliseconds: every live process
@@ -413,20 +420,18 @@ function postgresCpuMs() {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
-      // after the command name: state, ppid, …; utime, stime, cutime, cstime are 11–14
-      const fields = stat.split(') ')[1].split(' ');
+      const fields = statFields(stat);
       processes.set(entry, { ppid: fields[1], fields });
     } catch {
       // the process ended between the listing and the read
     }
   }
   if (processes.size === 0) return null;
-  const ms = (fields, from) =>
-    ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
   let total = 0;
   for (const { ppid, fields } of processes.values()) {
-    total += ms(fields, 11);
-    if (!processes.has(ppid)) total += ms(fields, 13); // the postmaster: its children's time
+    total += ownCpuMs(fields);
+    // the postmaster, the one whose parent is not PostgreSQL's
+    if (!processes.has(ppid)) total += reapedChildrenCpuMs(fields);
   }
   return total;
 }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { OAUTH_PATH } from '../../auth/oauth/oauth-urls';
 import type { AppConfig } from '../../config/app-config';
 
 /** One year, the value HSTS preload lists ask for. */
@@ -68,8 +69,11 @@ export function pageHelmetOptions(config: AppConfig): HelmetOptions {
   };
 }
 
-/** The path prefixes that serve HTML pages, and so get `pageHelmetOptions`' headers. */
-const PAGE_PREFIXES = ['/docs', '/oauth'];
+/**
+ * The path prefixes that serve HTML pages, and so get `pageHelmetOptions`' headers: the
+ * docs UI and the authorization server (its sign-in and consent pages).
+ */
+const PAGE_PREFIXES = ['/docs', OAUTH_PATH];
 
 /** Whether the request target `url` lies under a prefix that serves pages. */
 export function servesPages(url: string): boolean {
