@@ -307,68 +307,71 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect(await ordersOf(body.customerId)).toHaveLength(1);
   });
 
-  it('records the answer later when the database refused it at first, so a retry replays instead of running again', async () => {
+  it('rolls the order back when its answer cannot be stored, so a retry creates it once', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);
     const key = randomUUID();
-    // The order commits, then storing its answer fails, as it would in a database blip.
+    // The order's work is done, then storing its answer fails, as it would in a database blip.
     await sql(
       `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
     );
     let first: ApiResponse;
+    let records: unknown[];
     try {
       first = await api.post('/api/v1/orders', body, withKey(key));
-      const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-      expect(record.status).toBe('committed');
+      records = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
     } finally {
       await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
     }
+    const afterFailure = await ordersOf(body.customerId);
+    const reservedAfterFailure = (await stockOf(api, product.sku)).quantityReserved;
 
-    let status = 'committed';
-    for (let waited = 0; status !== 'done' && waited < 10_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      [{ status }] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-    }
     const retry = await api.post('/api/v1/orders', body, withKey(key));
+    const replayed = await api.post('/api/v1/orders', body, withKey(key));
 
-    expect(first.status).toBe(201);
-    expect(status).toBe('done');
+    expectProblem(first, 500, 'internal_error');
+    expect(records).toEqual([]);
+    expect(afterFailure).toHaveLength(0);
+    expect(reservedAfterFailure).toBe(0);
     expect(retry.status).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.body.id).toBe(first.body.id);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.id).toBe(retry.body.id);
     expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
-  it('never runs a request again whose transaction committed, even when its answer was never stored', async () => {
+  // Earlier versions stored the answer after the commit; a rolling deploy reads what they left.
+  it('never runs again a request an earlier version committed without storing its answer', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);
     const key = randomUUID();
-    // As if the process died right after the order committed: the answer never arrives.
-    await sql(
-      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_lost_answer CHECK (key <> '${key}' OR status <> 'done')`,
-    );
-    try {
-      const first = await api.post('/api/v1/orders', body, withKey(key));
-      const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-      // and its lease ran out long ago
-      await sql(
-        `UPDATE idempotency_keys SET claimed_at = now() - interval '10 minutes' WHERE key = $1`,
-        [key],
+    const first = await api.post('/api/v1/orders', body, withKey(key));
+    const leftBehind = (claimedAgo: string) =>
+      sql(
+        `UPDATE idempotency_keys
+            SET status = 'committed', response_status = NULL, response_body = NULL,
+                response_headers = NULL, claimed_at = now() - $2::interval
+          WHERE key = $1`,
+        [key, claimedAgo],
       );
 
-      const retry = await api.post('/api/v1/orders', body, withKey(key));
+    // its process may still be storing the answer: the lease has not ended
+    await leftBehind('1 second');
+    const running = await api.post('/api/v1/orders', body, withKey(key));
+    // it died before storing it: the lease ended long ago
+    await leftBehind('10 minutes');
+    const lost = await api.post('/api/v1/orders', body, withKey(key));
 
-      expect(first.status).toBe(201);
-      expect(record.status).toBe('committed');
-      const problem = expectProblem(retry, 409, 'idempotency_key_in_use');
-      // not "still being processed": it was carried out, and says so
-      expect(problem.detail).toMatch(/carried out, but its answer was lost; it will not run again/);
-      expect(retry.headers.get('retry-after')).toBeNull();
-      expect(await ordersOf(body.customerId)).toHaveLength(1);
-      expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
-    } finally {
-      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_lost_answer`);
-    }
+    expect(first.status).toBe(201);
+    expectProblem(running, 409, 'idempotency_key_in_use');
+    expect(running.headers.get('retry-after')).toBe('1');
+    const problem = expectProblem(lost, 409, 'idempotency_key_in_use');
+    // not "still being processed": it was carried out, and says so
+    expect(problem.detail).toMatch(/carried out, but its answer was lost; it will not run again/);
+    expect(lost.headers.get('retry-after')).toBeNull();
+    expect(await ordersOf(body.customerId)).toHaveLength(1);
+    expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
   // PGlite, the embedded database, is one session: requests there never overlap.
@@ -605,6 +608,41 @@ describe('Idempotency-Key on other POSTs', () => {
     expect((await stockOf(api, sku)).quantityOnHand).toBe(5);
   });
 
+  // The adjustment's transaction ends before the service turns its outcome into a 4xx: the
+  // answer is stored in that transaction, which then commits.
+  it('stores a 4xx a service gives after its transaction, and replays it', async () => {
+    const product = await stockedProduct(api, 2);
+    const key = randomUUID();
+    const removal = { delta: -3, reason: 'breakage' };
+
+    const refused = await api.post(
+      `/api/v1/inventory/${product.sku}/adjustments`,
+      removal,
+      withKey(key),
+    );
+    // stock arrives meanwhile: a retry that ran afresh would now succeed
+    const restocked = await api.post(`/api/v1/inventory/${product.sku}/adjustments`, {
+      delta: 5,
+      reason: 'delivery',
+    });
+    const retry = await api.post(
+      `/api/v1/inventory/${product.sku}/adjustments`,
+      removal,
+      withKey(key),
+    );
+    const [record] = await sql(
+      `SELECT status, response_status FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
+
+    expectProblem(refused, 409, 'insufficient_stock');
+    expect(restocked.status).toBe(201);
+    expectProblem(retry, 409, 'insufficient_stock');
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(record).toEqual({ status: 'done', response_status: 409 });
+    expect((await stockOf(api, product.sku)).quantityOnHand).toBe(7);
+  });
+
   it('is ignored on other methods', async () => {
     const product = await stockedProduct(api, 1);
     const key = randomUUID();
@@ -737,23 +775,32 @@ describe('Idempotency-Key on every POST', () => {
     expect([...documented].sort()).toEqual([...new Set(tested)].sort());
   });
 
-  it.each(POSTS)('%s claims its key inside its own transaction', async (_, prepare) => {
-    const { path, body } = await prepare();
-    const key = randomUUID();
-    // Storing the answer is refused, so the record shows what the transaction wrote.
-    await sql(
-      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_keep_marker CHECK (key <> '${key}' OR status <> 'done')`,
-    );
-    let response: ApiResponse;
-    let record: { status: string };
-    try {
-      response = await api.post(path, body, withKey(key));
-      [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-    } finally {
-      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_keep_marker`);
-    }
+  it.each(POSTS)(
+    '%s stores its answer in the transaction of its work: both commit or neither',
+    async (_, prepare) => {
+      const { path, body } = await prepare();
+      const key = randomUUID();
+      // Storing the answer is refused: a handler whose work did not run in the hook's
+      // transaction would commit it anyway and answer 2xx.
+      await sql(
+        `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
+      );
+      let refused: ApiResponse;
+      let records: unknown[];
+      try {
+        refused = await api.post(path, body, withKey(key));
+        records = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+      } finally {
+        await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
+      }
+      const retry = await api.post(path, body, withKey(key));
+      const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
 
-    expect(response.status).toBeLessThan(300);
-    expect(record.status).toBe('committed');
-  });
+      expectProblem(refused, 500, 'internal_error');
+      expect(records).toEqual([]);
+      expect(retry.status).toBeLessThan(300);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect(record.status).toBe('done');
+    },
+  );
 });

@@ -1,11 +1,4 @@
-import {
-  BeforeApplicationShutdown,
-  CallHandler,
-  ExecutionContext,
-  Injectable,
-  Logger,
-  NestInterceptor,
-} from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
@@ -17,12 +10,8 @@ import { FieldError, Problem } from '../http/problems/problem';
 import { headerFieldCount, headerProblem } from '../http/input/header-fields';
 import { toProblem } from '../http/problems/problem-mapping';
 import { problemBody } from '../http/problems/problem-response';
-import {
-  ANSWER_LEASE_MS,
-  IdempotencyRecord,
-  IdempotencyRepository,
-  StoredResponse,
-} from './idempotency.repository';
+import type { OpenTransaction } from '../database/transaction';
+import { IdempotencyRecord, IdempotencyRepository, StoredResponse } from './idempotency.repository';
 import { requestHash } from './request-hash';
 import { SHOWN_ONCE_FIELDS } from './shown-once.decorator';
 
@@ -32,18 +21,14 @@ export const MAX_KEY_LENGTH = 255;
 
 /** Headers of the first answer that a replay repeats. */
 const KEPT_HEADERS = ['Location', 'ETag'] as const;
-/** First wait before an answer that could not be stored is written again; it doubles. */
-const SETTLE_RETRY_FIRST_MS = 500;
 
-/** The request holding its key: who, which key, which request, and its claim once made. */
+/** The request holding its key: who, which key, which request, and its open transaction. */
 interface Scope {
   principal: string;
   key: string;
   hash: string;
-  /** the fencing token of the claim its transaction wrote; undefined until then */
-  claimedAt?: Date;
-  /** until when a stored answer may still arrive in time (ANSWER_LEASE_MS) */
-  deadline: number;
+  /** the request's transaction, its key claimed and its work done, until its answer ends it */
+  transaction?: OpenTransaction;
 }
 
 /** Thrown by the claim inside a request's transaction when the key is not free; rolls it back. */
@@ -57,21 +42,21 @@ class KeyTaken extends Error {
  * Idempotency-Key for every POST (API.md §6), in one place. The key is scoped to the
  * caller; the request is identified by method, path and canonical body. The request
  * claims its key as the first statement of its own transaction (`@CommitHook()` hands
- * the claim to the handler, the handler to its service): the claim commits with the work
- * or not at all, and a retry while it runs finds the key locked and gets 409
- * `idempotency_key_in_use`. The answer, 2xx or 4xx, is stored after; a retry with the
- * same body replays it with `Idempotent-Replayed: true`, another body is 422
- * `idempotency_key_reused`. A 5xx stores nothing: its transaction rolled the claim back,
- * so a retry runs afresh.
+ * the hook to the handler, the handler to its service), and a retry while it runs finds
+ * the key locked and gets 409 `idempotency_key_in_use`. The transaction is handed back
+ * open once the work is done; the answer, 2xx or 4xx, is stored as its last statement and
+ * then it commits: the claim, the work and the answer commit together or not at all. A
+ * retry with the same body replays the answer with `Idempotent-Replayed: true`, another
+ * body is 422 `idempotency_key_reused`. A 5xx stores nothing: its transaction rolled the
+ * claim back, so a retry runs afresh. A 4xx from work that rolled back, or from before the
+ * transaction, is stored on its own if the key is free.
  *
  * It runs after authentication (the caller is known) and before validation, so a 422
  * for a bad body is an answer like any other.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicationShutdown {
+export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
-  /** answers waiting to be written again, by their timer */
-  private readonly pending = new Map<NodeJS.Timeout, () => Promise<unknown>>();
 
   constructor(
     private readonly store: IdempotencyRepository,
@@ -91,21 +76,26 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
       principal: request.user.subject,
       key: validKey(header, request.raw.rawHeaders),
       hash: requestHash(request.method, request.url.split('?')[0], request.body),
-      deadline: Date.now() + ANSWER_LEASE_MS,
     };
     const reply = http.getResponse<FastifyReply>();
     const shownOnce =
       this.reflector.get<string[] | undefined>(SHOWN_ONCE_FIELDS, context.getHandler()) ?? [];
     // Every attempt of the transaction (a deadlock retries it) claims afresh.
-    request.commitHook = async (manager) => {
-      scope.claimedAt = undefined;
-      const claim = await this.store.claim(manager, scope.principal, scope.key, scope.hash);
-      if (!claim.mine) throw new KeyTaken(claim.record);
-      scope.claimedAt = claim.claimedAt;
+    request.commitHook = {
+      begin: async (manager) => {
+        const claim = await this.store.claim(manager, scope.principal, scope.key, scope.hash);
+        if (!claim.mine) throw new KeyTaken(claim.record);
+      },
+      adopt: (transaction) => {
+        scope.transaction = transaction;
+      },
     };
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
-        await this.settle(scope, success(reply, withoutFields(body, shownOnce)));
+        const response = success(reply, withoutFields(body, shownOnce));
+        const transaction = takeTransaction(scope);
+        if (transaction) await this.commitWith(transaction, scope, response);
+        else await this.storeFree(scope, response);
         return body;
       }),
       catchError((error: unknown) => {
@@ -120,76 +110,78 @@ export class IdempotencyInterceptor implements NestInterceptor, BeforeApplicatio
   }
 
   /**
-   * A 4xx is the request's answer and is stored, unless another request holds the key
-   * by now: then that request's record is returned, to answer as a retry would be. A 5xx
-   * is not stored; but a retry of a request whose answer is stored is answered from it
-   * even when its own run failed before reaching the claim, if the record can be read.
+   * A 4xx is the request's answer and is stored, with its transaction if it has one,
+   * unless another request holds the key by now: then that request's record is returned,
+   * to answer as a retry would be. A 5xx is not stored and rolls the transaction back; but
+   * a retry of a request whose answer is stored is answered from it even when its own run
+   * failed before reaching the claim, if the record can be read.
    */
   private async settleFailure(
     request: FastifyRequest,
     scope: Scope,
     error: unknown,
   ): Promise<IdempotencyRecord | null> {
+    const transaction = takeTransaction(scope);
     const problem = toProblem(error);
     if (!problem || problem.status >= 500) {
+      await transaction?.rollback().catch(() => undefined);
       const record = await this.store.find(scope.principal, scope.key).catch(() => null);
       return record?.status === 'done' ? record : null;
     }
     const body = problemBody(problem, request, baseUrl(request, this.config.publicUrl));
     const response = { status: problem.status, body, headers: problem.headers ?? {} };
-    if (await this.settle(scope, response)) return null;
+    if (transaction) {
+      await this.commitWith(transaction, scope, response).catch((failure: unknown) =>
+        this.logger.warn(
+          { err: failure, principal: scope.principal },
+          'could not store the 4xx answer of an idempotent request; its transaction rolled back',
+        ),
+      );
+      return null;
+    }
+    if (await this.storeFree(scope, response)) return null;
     return this.store.find(scope.principal, scope.key);
   }
 
-  /**
-   * Stores the answer; false when another request holds the key. The answer goes out even
-   * when storing it fails. But a committed request's answer must be stored before its
-   * lease ends, or a retry is told it was lost. So a failed write (the database was
-   * unreachable for a moment) is tried again in the background, waiting twice as long each
-   * time, until the lease ends. The claim's fencing token keeps a late write off a key
-   * that expired and was taken over meanwhile.
-   */
-  private async settle(scope: Scope, response: StoredResponse): Promise<boolean> {
-    const write = () =>
-      this.store.answer(scope.principal, scope.key, scope.hash, scope.claimedAt, response);
+  /** The answer as the last statement of the request's transaction, then the commit. */
+  private async commitWith(
+    transaction: OpenTransaction,
+    scope: Scope,
+    response: StoredResponse,
+  ): Promise<void> {
     try {
-      return await write();
+      await this.store.complete(transaction.manager, scope.principal, scope.key, response);
+    } catch (error) {
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    }
+    await transaction.commit();
+  }
+
+  /**
+   * The answer of a request that holds no claim, stored if the key is free; false when
+   * another request holds it. Nothing of such a request committed (every POST handler
+   * hands its hook to the transaction of its work), so an answer that cannot be stored is
+   * only logged: a retry runs afresh and comes to the same answer.
+   */
+  private async storeFree(scope: Scope, response: StoredResponse): Promise<boolean> {
+    try {
+      return await this.store.answer(scope.principal, scope.key, scope.hash, response);
     } catch (error) {
       this.logger.warn(
         { err: error, principal: scope.principal },
-        'could not store the answer of an idempotent request; trying again',
+        'could not store the answer of an idempotent request',
       );
-      this.retryLater(scope, write, SETTLE_RETRY_FIRST_MS);
       return true;
     }
   }
+}
 
-  private retryLater(scope: Scope, write: () => Promise<unknown>, delayMs: number): void {
-    if (Date.now() + delayMs >= scope.deadline) {
-      this.logger.error(
-        { principal: scope.principal },
-        'gave up storing the answer of an idempotent request: its lease has ended',
-      );
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.pending.delete(timer);
-      write().then(
-        () => this.logger.log('stored the answer of an idempotent request after a retry'),
-        () => this.retryLater(scope, write, delayMs * 2),
-      );
-    }, delayMs);
-    timer.unref();
-    this.pending.set(timer, write);
-  }
-
-  /** Before the pool closes: one last attempt for every answer still waiting. */
-  async beforeApplicationShutdown(): Promise<void> {
-    const writes = [...this.pending];
-    this.pending.clear();
-    for (const [timer] of writes) clearTimeout(timer);
-    await Promise.allSettled(writes.map(([, write]) => write()));
-  }
+/** The request's open transaction, once: whoever takes it ends it. */
+function takeTransaction(scope: Scope): OpenTransaction | undefined {
+  const transaction = scope.transaction;
+  scope.transaction = undefined;
+  return transaction;
 }
 
 /**

@@ -8,9 +8,11 @@ export const KEY_TTL = '24 hours';
 /**
  * A key `committed` this long without its answer belongs to a request whose process died
  * between its commit and storing the answer (no request runs this long): its answer is
- * lost. Until then a retry is told the first request is still running.
+ * lost. Until then a retry is told the first request is still running. Only earlier
+ * versions stored the answer after the commit; this reads the records they left (a
+ * rolling deploy runs both for a while).
  */
-export const ANSWER_LEASE_MS = 120_000;
+const ANSWER_LEASE_MS = 120_000;
 const LEASE = `${ANSWER_LEASE_MS} milliseconds`;
 
 /** The first answer, as it is replayed. */
@@ -22,9 +24,10 @@ export interface StoredResponse {
 }
 
 /**
- * `committed`: the request's own transaction committed (its claim is written inside it),
- * its answer is not stored yet; `done`: the answer is stored. `in_flight` is only found
- * on claims an earlier version of the service wrote before the request's transaction.
+ * `committed`: the claim, written first in the request's own transaction; `done`: the
+ * answer is stored, last in the same transaction (or alone, for an answer that committed
+ * no work). A committed record without its answer, or an `in_flight` claim, is only found
+ * where an earlier version of the service wrote it.
  */
 export type IdempotencyStatus = 'in_flight' | 'committed' | 'done';
 
@@ -40,12 +43,10 @@ export interface IdempotencyRecord {
 }
 
 /**
- * A claim inside the request's transaction: ours (with the fencing token that stores its
- * answer), or someone else's: the record they hold, or null while a request holding the
- * key still runs.
+ * A claim inside the request's transaction: ours, or someone else's: the record they
+ * hold, or null while a request holding the key still runs.
  */
-export type Claim =
-  { mine: true; claimedAt: Date } | { mine: false; record: IdempotencyRecord | null };
+export type Claim = { mine: true } | { mine: false; record: IdempotencyRecord | null };
 
 interface Row {
   request_hash: string;
@@ -87,12 +88,12 @@ const RECORD = new PreparedStatement(
           status = 'committed' AND claimed_at <= now() - $3::interval AS answer_lost
      FROM idempotency_keys WHERE principal = $1 AND key = $2 AND expires_at > now()`,
 );
-/** The answer, on our own committed claim (its fencing token `claimed_at`). */
+/** The answer, last statement of the transaction that claimed the key. */
 const COMPLETE = new PreparedStatement(
   `UPDATE idempotency_keys
-      SET status = 'done', response_status = $4, response_body = $5::json,
-          response_headers = $6::jsonb
-    WHERE principal = $1 AND key = $2 AND claimed_at = $3 AND status = 'committed'`,
+      SET status = 'done', response_status = $3, response_body = $4::json,
+          response_headers = $5::jsonb
+    WHERE principal = $1 AND key = $2 AND status = 'committed'`,
 );
 /**
  * The answer of a request that committed nothing (it failed with a 4xx, or never reached
@@ -130,7 +131,7 @@ export class IdempotencyRepository {
       KEY_TTL,
       LEASE,
     ]);
-    if (claim.claimed_at) return { mine: true, claimedAt: claim.claimed_at };
+    if (claim.claimed_at) return { mine: true };
     return { mine: false, record: claim.held ? await this.find(principal, key, manager) : null };
   }
 
@@ -157,37 +158,39 @@ export class IdempotencyRepository {
     };
   }
 
+  /** Stores the answer on our own claim, inside the transaction that holds it. */
+  async complete(
+    manager: EntityManager,
+    principal: string,
+    key: string,
+    response: StoredResponse,
+  ): Promise<void> {
+    const [, completed] = await COMPLETE.run<[unknown[], number]>(manager, [
+      principal,
+      key,
+      ...columns(response),
+    ]);
+    if (completed !== 1) throw new Error('the claim of this Idempotency-Key was not found');
+  }
+
   /**
-   * Stores the first answer: on our own committed claim when `claimedAt`, its token, is
-   * given and the claim committed; otherwise as a new record if the key is free. False
-   * when another request holds the key.
+   * Stores the answer of a request that holds no claim (it failed with a 4xx before or
+   * inside its transaction, which rolled the claim back), as a new record if the key is
+   * free. False when another request holds the key.
    */
   async answer(
     principal: string,
     key: string,
     requestHash: string,
-    claimedAt: Date | undefined,
     response: StoredResponse,
   ): Promise<boolean> {
-    const body = response.body === null ? null : JSON.stringify(response.body);
-    const headers = JSON.stringify(response.headers);
-    if (claimedAt) {
-      const [, completed] = await COMPLETE.run<[unknown[], number]>(this.dataSource, [
-        principal,
-        key,
-        claimedAt,
-        response.status,
-        body,
-        headers,
-      ]);
-      if (completed === 1) return true;
-    }
+    const [status, body, headers] = columns(response);
     const stored = await ANSWER_FREE_KEY.run<unknown[]>(this.dataSource, [
       principal,
       key,
       requestHash,
       KEY_TTL,
-      response.status,
+      status,
       body,
       headers,
     ]);
@@ -203,4 +206,13 @@ export class IdempotencyRepository {
     );
     return deleted;
   }
+}
+
+/** An answer as its three columns: status, JSON body (null without one), headers. */
+function columns(response: StoredResponse): [number, string | null, string] {
+  return [
+    response.status,
+    response.body === null ? null : JSON.stringify(response.body),
+    JSON.stringify(response.headers),
+  ];
 }

@@ -32,7 +32,10 @@ export function sendProblem(
   problem: Problem,
   origin: string,
 ): void {
+  // A handler can fail after naming what it created (its transaction did not commit, say):
+  // nothing was created, and no problem has a Location.
   void reply
+    .removeHeader('Location')
     .status(problem.status)
     .headers(problem.headers)
     .header('Content-Type', PROBLEM_CONTENT_TYPE)
