@@ -256,7 +256,7 @@ function scenarios({ ids, skus, appCursor, baselineCursor }) {
       baseline: () => get(`/products?${list}&page=${DEEP / 20 + 1}`),
     },
     createOrder('create order', skus, () => ({ 'idempotency-key': randomUUID() })),
-    // What the Idempotency-Key's bookkeeping (claim, mark, answer) costs, which the
+    // What the Idempotency-Key's bookkeeping (claim and answer) costs, which the
     // baseline has no counterpart of (README, Performance); not a target.
     createOrder('order without Idempotency-Key', skus, () => ({})),
   ];
