@@ -36,8 +36,9 @@ export interface CommitHook {
  *
  * With a `commitHook`, the transaction is still open when this returns: the hook ends it
  * once the request has its answer. Code after `inTransaction` then runs before the commit,
- * so it must not rely on it (read the new rows on another connection, say); throwing a
- * 4xx there still commits the work, with that answer.
+ * so it must not rely on it (read the new rows on another connection, say) nor wait on
+ * another transaction (the embedded database has one session); throwing a 4xx there
+ * still commits the work, with that answer.
  */
 export async function inTransaction<T>(
   dataSource: DataSource,

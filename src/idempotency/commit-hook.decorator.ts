@@ -14,10 +14,10 @@ declare module 'fastify' {
 
 /**
  * For POST handlers whose use case writes in a transaction: what must commit with it (the
- * idempotency key's claim), or undefined when the request carries no Idempotency-Key. The
- * handler passes it to its service, and the service to `inTransaction`. A POST handler
- * that drops it still answers, but nothing would stop a retry sent while it runs from
- * running it a second time.
+ * idempotency key's claim first, its answer last), or undefined when the request carries
+ * no Idempotency-Key. The handler passes it to its service, and the service to
+ * `inTransaction`, once. A POST handler that drops it still answers, but nothing would
+ * stop a retry sent while it runs from running it a second time.
  */
 export const CommitHook = createParamDecorator(
   (_: unknown, context: ExecutionContext): Hook | undefined =>
