@@ -48,6 +48,27 @@ async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
 const sql = <T = any>(query: string, parameters: unknown[] = []): Promise<T> =>
   api.app.get(DataSource).query(query, parameters);
 
+/**
+ * POSTs with `key` while the database refuses to store that key's answer, as it would in
+ * a blip after the work: the answer, and the key's records right after it.
+ */
+async function postWithAnswerRefused(
+  path: string,
+  body: unknown,
+  key: string,
+): Promise<{ response: ApiResponse; records: unknown[] }> {
+  await sql(
+    `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
+  );
+  try {
+    const response = await api.post(path, body, withKey(key));
+    const records = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
+    return { response, records };
+  } finally {
+    await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
+  }
+}
+
 describe('POST /api/v1/orders with an Idempotency-Key', () => {
   it('replays the first answer for the same key and body: same status, body and Location', async () => {
     const product = await stockedProduct(api, 10);
@@ -311,18 +332,8 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);
     const key = randomUUID();
-    // The order's work is done, then storing its answer fails, as it would in a database blip.
-    await sql(
-      `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
-    );
-    let first: ApiResponse;
-    let records: unknown[];
-    try {
-      first = await api.post('/api/v1/orders', body, withKey(key));
-      records = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-    } finally {
-      await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
-    }
+    // The order's work is done, then storing its answer fails.
+    const { response: first, records } = await postWithAnswerRefused('/api/v1/orders', body, key);
     const afterFailure = await ordersOf(body.customerId);
     const reservedAfterFailure = (await stockOf(api, product.sku)).quantityReserved;
 
@@ -780,19 +791,9 @@ describe('Idempotency-Key on every POST', () => {
     async (_, prepare) => {
       const { path, body } = await prepare();
       const key = randomUUID();
-      // Storing the answer is refused: a handler whose work did not run in the hook's
-      // transaction would commit it anyway and answer 2xx.
-      await sql(
-        `ALTER TABLE idempotency_keys ADD CONSTRAINT test_refuse_answer CHECK (key <> '${key}' OR status <> 'done')`,
-      );
-      let refused: ApiResponse;
-      let records: unknown[];
-      try {
-        refused = await api.post(path, body, withKey(key));
-        records = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
-      } finally {
-        await sql(`ALTER TABLE idempotency_keys DROP CONSTRAINT test_refuse_answer`);
-      }
+      // A handler whose work did not run in the hook's transaction would commit it anyway
+      // and answer 2xx.
+      const { response: refused, records } = await postWithAnswerRefused(path, body, key);
       const retry = await api.post(path, body, withKey(key));
       const [record] = await sql(`SELECT status FROM idempotency_keys WHERE key = $1`, [key]);
 
