@@ -39,7 +39,7 @@ interface FixedBudget {
  * decorators (every route of this API) is counted without the throttler's general path:
  * its budget is read once per route, and the count is taken without waiting when the
  * store can (a block of hits Redis granted, or memory). The general path's chain of
- * `await`s was about a tenth of the CPU of a GET by id (README, Performance).
+ * `await`s was about a tenth of the CPU of a GET by id (docs/performance.md).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {

@@ -46,7 +46,7 @@ interface Lease {
  * every hit number is handed out once.
  *
  * Hand-written: rate-limit libraries count every request in the shared store, and that
- * round trip is what this saves (README, Performance).
+ * round trip is what this saves (docs/performance.md).
  */
 export class TokenLeases {
   private readonly leases = new Map<string, Lease>();

@@ -99,7 +99,7 @@ const TOTAL = 'page_total';
  * The rows of `page` and the `total` of `filtered`, in one statement: the count is a
  * scalar subquery of the page's select list, which PostgreSQL runs once (an InitPlan), so
  * a list is one round trip on one connection instead of two. Each round trip costs the
- * API more CPU than the count itself (README, "Performance"). An empty page has no row to
+ * API more CPU than the count itself (docs/performance.md). An empty page has no row to
  * carry the total; only then is it counted on its own.
  */
 async function withTotal<E extends ObjectLiteral>(

@@ -19,7 +19,7 @@ const hsts = (config: AppConfig): HelmetOptions['strictTransportSecurity'] =>
  * (`Cross-Origin-Opener-Policy`, `Origin-Agent-Cluster`, `X-DNS-Prefetch-Control`,
  * `X-Download-Options`, `X-Permitted-Cross-Domain-Policies`, `X-XSS-Protection`) act on
  * HTML documents only; the pages keep them (`pageHelmetOptions`). Six headers fewer on
- * every answer took 5–10 % off the API's CPU per GET by id (README, Performance).
+ * every answer took 5–10 % off the API's CPU per GET by id (docs/performance.md).
  */
 export function apiHelmetOptions(config: AppConfig): HelmetOptions {
   return {
