@@ -7,7 +7,8 @@
  * 2. The built API (as `npm run start:prod` runs it, NODE_ENV=production, Redis rate
  *    limits on, ETags on) and bench/baseline.js start next to each other.
  * 3. Each scenario runs against both, interleaved, BENCH_ROUNDS times (the order of the two
- *    alternates), each run BENCH_DURATION seconds of autocannon after a short warm-up.
+ *    alternates), each run BENCH_DURATION seconds of autocannon after a warm-up of at
+ *    least 2 s and BENCH_WARMUP_REQUESTS requests per server.
  * 4. A table and bench/results/<time>.json (plus latest.json) give req/s, p50, p99 and
  *    the ratio to the baseline; the issue's targets are checked and the stock invariant
  *    (no oversell) is verified after the order scenario.
@@ -25,6 +26,7 @@ const ROOT = join(__dirname, '..');
 const env = {
   products: Number(process.env.BENCH_PRODUCTS ?? 1_000_000),
   duration: Number(process.env.BENCH_DURATION ?? 10),
+  warmupRequests: Number(process.env.BENCH_WARMUP_REQUESTS ?? 5000),
   rounds: Number(process.env.BENCH_ROUNDS ?? 2),
   databaseUrl:
     process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/commerce_bench',
@@ -301,10 +303,12 @@ async function runScenario(scenario, pids) {
     },
   };
   const runs = { api: [], baseline: [] };
-  for (const name of ['api', 'baseline']) await load(scenario, targets[name], 2); // warm-up
+  for (const name of ['api', 'baseline']) await warmUp(scenario, targets[name]);
   for (let round = 0; round < env.rounds; round += 1) {
     const order = round % 2 === 0 ? ['api', 'baseline'] : ['baseline', 'api'];
-    for (const name of order) runs[name].push(await load(scenario, targets[name], env.duration));
+    for (const name of order) {
+      runs[name].push(await load(scenario, targets[name], { duration: env.duration }));
+    }
   }
   const api = summarize(runs.api);
   const baseline = summarize(runs.baseline);
@@ -324,13 +328,27 @@ async function runScenario(scenario, pids) {
   return result;
 }
 
-async function load(scenario, target, seconds) {
+/**
+ * At least 2 s and BENCH_WARMUP_REQUESTS requests before a scenario is measured on a
+ * server. A slow path warmed for 2 s only (600 orders on a slow host) was still being
+ * compiled by V8 in its first measured round, which charged the first of two scenarios on
+ * the same code (the keyed order, before the unkeyed one) 7–10 % more CPU per request
+ * than the second.
+ */
+async function warmUp(scenario, target) {
+  const { requests } = await load(scenario, target, { duration: 2 });
+  const missing = env.warmupRequests - requests;
+  if (missing > 0) await load(scenario, target, { amount: missing });
+}
+
+/** One autocannon run against one server: `{ duration }` in seconds, or `{ amount }` requests. */
+async function load(scenario, target, length) {
   const cpuBefore = cpuMs(target.pid);
   const dbCpuBefore = postgresCpuMs();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections: scenario.connections,
-    duration: seconds,
+    ...length,
     headers: { ...target.headers, ...scenario.headers },
     requests: [
       {
