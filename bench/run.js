@@ -38,6 +38,7 @@ const env = {
   only: (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean),
 };
 const API_KEY = `bench-${randomUUID()}`;
+const WARMUP_MAX_S = 20;
 const DEEP = 50_000;
 const CATEGORY = 'category-3';
 const log = (message) => console.log(`[bench] ${message}`);
@@ -306,9 +307,7 @@ async function runScenario(scenario, pids) {
   for (const name of ['api', 'baseline']) await warmUp(scenario, targets[name]);
   for (let round = 0; round < env.rounds; round += 1) {
     const order = round % 2 === 0 ? ['api', 'baseline'] : ['baseline', 'api'];
-    for (const name of order) {
-      runs[name].push(await load(scenario, targets[name], { duration: env.duration }));
-    }
+    for (const name of order) runs[name].push(await load(scenario, targets[name], env.duration));
   }
   const api = summarize(runs.api);
   const baseline = summarize(runs.baseline);
@@ -330,25 +329,26 @@ async function runScenario(scenario, pids) {
 
 /**
  * At least 2 s and BENCH_WARMUP_REQUESTS requests before a scenario is measured on a
- * server. A slow path warmed for 2 s only (600 orders on a slow host) was still being
- * compiled by V8 in its first measured round, which charged the first of two scenarios on
- * the same code (the keyed order, before the unkeyed one) 7–10 % more CPU per request
- * than the second.
+ * server, but no more than WARMUP_MAX_S (the baseline's offset page does 5-25 a second). A
+ * slow path warmed for 2 s only (600 orders on a slow host) was still being compiled by V8
+ * in its first measured round, which charged the first of two scenarios on the same code
+ * (the keyed order, before the unkeyed one) for it.
  */
 async function warmUp(scenario, target) {
-  const { requests } = await load(scenario, target, { duration: 2 });
-  const missing = env.warmupRequests - requests;
-  if (missing > 0) await load(scenario, target, { amount: missing });
+  const first = await load(scenario, target, 2);
+  const missing = env.warmupRequests - first.requests;
+  if (missing <= 0) return;
+  const seconds = Math.ceil(missing / Math.max(first.rps, 1));
+  await load(scenario, target, Math.min(seconds, WARMUP_MAX_S));
 }
 
-/** One autocannon run against one server: `{ duration }` in seconds, or `{ amount }` requests. */
-async function load(scenario, target, length) {
+async function load(scenario, target, seconds) {
   const cpuBefore = cpuMs(target.pid);
   const dbCpuBefore = postgresCpuMs();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections: scenario.connections,
-    ...length,
+    duration: seconds,
     headers: { ...target.headers, ...scenario.headers },
     requests: [
       {
