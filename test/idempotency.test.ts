@@ -352,7 +352,8 @@ describe('POST /api/v1/orders with an Idempotency-Key', () => {
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(1);
   });
 
-  // Earlier versions stored the answer after the commit; a rolling deploy reads what they left.
+  // Earlier versions stored the answer after the commit; a rolling deploy reads what they
+  // left.
   it('never runs again a request an earlier version committed without storing its answer', async () => {
     const product = await stockedProduct(api, 10);
     const body = orderBody([{ sku: product.sku, quantity: 1 }]);

@@ -597,7 +597,8 @@ describe('stock moves', () => {
     const sku = await stockedSku(10, 5);
     const runner = api.app.get(DataSource).createQueryRunner();
     await runner.startTransaction();
-    // this transaction's counts, with what the connection did before and has not reported yet
+    // this transaction's counts, with what the connection did before and has not reported
+    // yet
     const updates = async (): Promise<{ all: number; hot: number }> => {
       const [counts] = await runner.query(
         `SELECT n_tup_upd::int AS "all", n_tup_hot_upd::int AS hot

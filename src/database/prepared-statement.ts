@@ -26,8 +26,8 @@ type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
  * the `{ name, text }` object untouched. Outside one it runs on the pool itself: TypeORM's
  * `query` builds a query runner, an entity manager and before/after events around each
  * statement, which cost the API more CPU than a GET by id's own work
- * (docs/performance.md); results and errors are shaped as TypeORM shapes them. This class is the
- * one place relying on either. Behind PgBouncer in transaction mode this needs
+ * (docs/performance.md); results and errors are shaped as TypeORM shapes them. This class
+ * is the one place relying on either. Behind PgBouncer in transaction mode this needs
  * `max_prepared_statements` (PgBouncer 1.21 or later; docs/operations.md). On the
  * embedded database it runs as plain text through TypeORM (data-source-options.ts says
  * why).

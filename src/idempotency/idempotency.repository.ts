@@ -184,15 +184,12 @@ export class IdempotencyRepository {
     requestHash: string,
     response: StoredResponse,
   ): Promise<boolean> {
-    const [status, body, headers] = columns(response);
     const stored = await ANSWER_FREE_KEY.run<unknown[]>(this.dataSource, [
       principal,
       key,
       requestHash,
       KEY_TTL,
-      status,
-      body,
-      headers,
+      ...columns(response),
     ]);
     return stored.length === 1;
   }

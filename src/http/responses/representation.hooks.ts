@@ -14,7 +14,8 @@ import { Page } from '../pagination/page';
  * A Fastify `preSerialization` hook, which sees the object a handler returned, rather than
  * Nest interceptors: every global interceptor is a layer of rxjs and async scopes around
  * every request, and four of them were about a fifth of the CPU of a GET by id
- * (docs/performance.md). Strings, buffers and streams (documents, the docs UI) do not pass here.
+ * (docs/performance.md). Strings, buffers and streams (documents, the docs UI) do not pass
+ * here.
  */
 export function registerRepresentationHooks(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
