@@ -10,6 +10,11 @@ import { EventEntity } from './event.entity';
 import type { EventType } from './event-types';
 import { rfc3339InUtc } from '../common/dto/date-time';
 
+/** An event as the outbox writes it: its payload already JSON text. */
+export interface NewEvent extends Pick<EventEntity, 'id' | 'type' | 'resourceType' | 'resourceId'> {
+  payload: string;
+}
+
 export interface EventFilters {
   type?: EventType;
   /** RFC 3339, inclusive */
@@ -32,7 +37,7 @@ export const EVENTS: CollectionSpec = {
 // cost more CPU than the statement.
 const INSERT_EVENT = new PreparedStatement(
   `INSERT INTO events (id, type, resource_type, resource_id, payload)
-   VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
+   VALUES ($1, $2, $3, $4, $5)`,
 );
 
 /**
@@ -46,16 +51,15 @@ export class EventsRepository {
     private readonly cursors: CursorCodec,
   ) {}
 
-  /** Inserts the event with the use case's transaction; returns its `created_at`. */
-  async insert(manager: EntityManager, event: EventEntity): Promise<Date> {
-    const [row] = await INSERT_EVENT.run<{ created_at: Date }[]>(manager, [
+  /** Inserts the event with the use case's transaction; its time is the database's. */
+  async insert(manager: EntityManager, event: NewEvent): Promise<void> {
+    await INSERT_EVENT.run(manager, [
       event.id,
       event.type,
       event.resourceType,
       event.resourceId,
       event.payload,
     ]);
-    return row.created_at;
   }
 
   list(filters: EventFilters, page: PageRequest): Promise<Page<EventEntity>> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { EventEntity } from './event.entity';
 import { EVENT_TYPES, EventType } from './event-types';
 import { EventsRepository } from './events.repository';
 
@@ -14,20 +13,22 @@ import { EventsRepository } from './events.repository';
 export class Outbox {
   constructor(private readonly events: EventsRepository) {}
 
+  /** Records the event in the caller's transaction; returns its id. */
   async record<T extends { id: string }>(
     manager: EntityManager,
     type: EventType,
     object: T,
-  ): Promise<EventEntity> {
-    const event = manager.create(EventEntity, {
-      id: uuidv7(),
+  ): Promise<string> {
+    const id = uuidv7();
+    await this.events.insert(manager, {
+      id,
       type,
       resourceType: EVENT_TYPES[type],
       resourceId: object.id,
-      // Through JSON so the stored payload is exactly what the API would have sent.
-      payload: JSON.parse(JSON.stringify(object)) as object,
+      // Serialized once, here: the stored payload is the JSON text the API would have
+      // sent, which the column keeps as it is given (json, not jsonb).
+      payload: JSON.stringify(object),
     });
-    event.createdAt = await this.events.insert(manager, event);
-    return event;
+    return id;
   }
 }
