@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { codePointLengthErrors } from './code-point-length';
+import { cacheRuleLookups } from './validation-metadata';
 import { errorsOnMembers } from '../problems/member-errors';
 import { FieldError, Problem, ValidationProblem } from '../problems/problem';
 
@@ -73,6 +74,7 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
   constructor() {
+    cacheRuleLookups();
     super({
       whitelist: true,
       forbidNonWhitelisted: true,
