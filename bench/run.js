@@ -322,7 +322,8 @@ async function runScenario(scenario, pids) {
     `${scenario.name}: API ${api.rps} req/s p50 ${api.p50} ms p99 ${api.p99} ms; ` +
       `baseline ${baseline.rps} req/s; ratio ${result.ratio.rps}; ` +
       `CPU ms/req ${api.cpuMsPerRequest} vs ${baseline.cpuMsPerRequest}; ` +
-      `PostgreSQL CPU ms/req ${api.dbCpuMsPerRequest} vs ${baseline.dbCpuMsPerRequest}`,
+      `PostgreSQL CPU ms/req ${api.dbCpuMsPerRequest} vs ${baseline.dbCpuMsPerRequest}; ` +
+      `machine busy ${api.machineBusy} vs ${baseline.machineBusy}`,
   );
   return result;
 }
@@ -345,6 +346,7 @@ async function warmUp(scenario, target) {
 async function load(scenario, target, seconds) {
   const cpuBefore = cpuMs(target.pid);
   const dbCpuBefore = postgresCpuMs();
+  const machineBefore = machineTicks();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections: scenario.connections,
@@ -361,6 +363,7 @@ async function load(scenario, target, seconds) {
   });
   const cpu = cpuMs(target.pid) - cpuBefore;
   const dbCpuAfter = postgresCpuMs();
+  const machineAfter = machineTicks();
   const dbCpu = dbCpuBefore === null || dbCpuAfter === null ? NaN : dbCpuAfter - dbCpuBefore;
   const expected = result.statusCodeStats[scenario.status]?.count ?? 0;
   const perRequest = (ms) => (result.requests.total > 0 ? ms / result.requests.total : NaN);
@@ -371,6 +374,9 @@ async function load(scenario, target, seconds) {
     cpuMsPerRequest: perRequest(cpu),
     // PostgreSQL's, while only this target was loaded: what its SQL costs the database
     dbCpuMsPerRequest: perRequest(dbCpu),
+    // how much of all the machine's cores the run kept busy (the load generator, the
+    // server, PostgreSQL and Redis): near 1, req/s is the machine's limit, not the server's
+    machineBusy: busyShare(machineBefore, machineAfter),
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
@@ -386,6 +392,7 @@ function summarize(runs) {
     p99: round2(mean('p99')),
     cpuMsPerRequest: Math.round(mean('cpuMsPerRequest') * 1000) / 1000,
     dbCpuMsPerRequest: Math.round(mean('dbCpuMsPerRequest') * 1000) / 1000,
+    machineBusy: round2(mean('machineBusy')),
     requests: runs.reduce((sum, run) => sum + run.requests, 0),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
   };
@@ -423,6 +430,18 @@ const ticksMs = (fields, from) =>
   ((Number(fields[from]) + Number(fields[from + 1])) * 1000) / CLOCK_TICKS;
 const ownCpuMs = (fields) => ticksMs(fields, 11);
 const reapedChildrenCpuMs = (fields) => ticksMs(fields, 13);
+
+/** The machine's CPU time so far, all cores, in ticks: busy, and in all (/proc/stat). */
+function machineTicks() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal; guest time is already in user
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.slice(0, 8).map(Number);
+  const all = user + nice + system + idle + iowait + irq + softirq + steal;
+  return { busy: all - idle - iowait, all };
+}
+
+const busyShare = (before, after) =>
+  after.all > before.all ? (after.busy - before.busy) / (after.all - before.all) : NaN;
 
 /**
  * User + system CPU time PostgreSQL has used so far, in milliseconds: every live process
@@ -507,6 +526,8 @@ function print(report) {
     'base CPU ms/req': r.baseline.cpuMsPerRequest,
     'PG CPU ms/req API': r.api.dbCpuMsPerRequest,
     'PG CPU ms/req base': r.baseline.dbCpuMsPerRequest,
+    'machine busy API': r.api.machineBusy,
+    'machine busy base': r.baseline.machineBusy,
     unexpected: r.api.unexpected + r.baseline.unexpected,
   }));
   console.table(rows);
