@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
+import { DEFAULT_TUNING, WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import {
   createApiKey,
   createOrder,
@@ -586,6 +586,40 @@ describe('delivering', () => {
     await sleep(1200);
     await worker.runOnce();
     expect(receiver.receipts('/r/failing')).toHaveLength(sent);
+  });
+
+  it('disables an endpoint failing for WEBHOOK_DISABLE_AFTER_S when no attempt is due', async () => {
+    receiver.script('/r/quiet', () => ({ status: 500 }));
+    const endpoint = await register('/r/quiet', ['order.created']);
+    await placeOrder();
+    await deliverUntil(() => receiver.receipts('/r/quiet').length >= 1);
+    const [failed] = (await deliveriesOf(endpoint.id)).data;
+    expect(failed).toMatchObject({ status: 'failed', attemptCount: 1 });
+    // The streak began longer ago than WEBHOOK_DISABLE_AFTER_S (default 5 days) and the
+    // next retry is far off: no attempt will fail to disable it.
+    await db.query(
+      `UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE id = $1`,
+      [endpoint.id],
+    );
+    await db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 day' WHERE id = $1`,
+      [failed.id],
+    );
+    const before = await endpoint_(endpoint.id);
+    expect(before.enabled).toBe(true);
+
+    await sleep(DEFAULT_TUNING.failingSweepMs + 100);
+    await worker.runOnce();
+
+    const after = await endpoint_(endpoint.id);
+    expect(after).toMatchObject({
+      enabled: false,
+      disabledReason: 'failing',
+      version: before.version + 1,
+    });
+    const { data } = await deliveriesOf(endpoint.id);
+    expect(data.map((d) => [d.id, d.status])).toEqual([[failed.id, 'dead']]);
+    expect(receiver.receipts('/r/quiet')).toHaveLength(1);
   });
 
   it('re-checks the address at delivery time and sends nothing to a private one', async () => {

@@ -301,6 +301,19 @@ export class WebhookDeliveriesRepository {
     });
   }
 
+  /**
+   * Endpoints failing for `disableAfterSeconds` are disabled and their outstanding
+   * deliveries killed, as after a failed attempt, even when no attempt is due (API.md
+   * §10); returns the endpoints disabled.
+   */
+  disableFailingEndpoints(disableAfterSeconds: number): Promise<string[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const ids = await this.endpoints.disableAllFailing(manager, disableAfterSeconds);
+      for (const id of ids) await this.killOutstanding(manager, id);
+      return ids;
+    });
+  }
+
   /** Gives up the lease on deliveries a worker will not send after all. */
   async release(ids: string[], leaseToken: string): Promise<void> {
     if (ids.length === 0) return;

@@ -36,6 +36,8 @@ export interface WorkerTuning {
   shutdownGraceMs: number;
   /** per attempt (API.md §10: 10 s) */
   attemptTimeoutMs: number;
+  /** how often a worker disables endpoints failing for WEBHOOK_DISABLE_AFTER_S, at most */
+  failingSweepMs: number;
 }
 
 export const DEFAULT_TUNING: WorkerTuning = {
@@ -46,6 +48,7 @@ export const DEFAULT_TUNING: WorkerTuning = {
   pollIntervalMs: 1000,
   shutdownGraceMs: 12_000,
   attemptTimeoutMs: 10_000,
+  failingSweepMs: 1000,
 };
 
 export interface RoundSummary {
@@ -90,6 +93,8 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   private readonly sending = new Set<Promise<Sent>>();
   /** slots held for leases being taken, so rounds at once never exceed `concurrency` */
   private claiming = 0;
+  /** when this worker last looked for endpoints failing too long (Date.now()) */
+  private lastFailingSweep = 0;
   /** rounds under way from direct runOnce() calls, with their attempts */
   private readonly rounds = new Set<Promise<RoundSummary>>();
 
@@ -169,9 +174,13 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  /** Fans out, leases due deliveries for the free slots and starts sending them. */
+  /**
+   * Disables endpoints failing too long, fans out, leases due deliveries for the free
+   * slots and starts sending them.
+   */
   private async round(): Promise<{ fannedOut: number; sends: Promise<Sent>[] }> {
     const { fanOutBatch, claimBatch, leaseSeconds, concurrency } = this.tuning;
+    await this.disableFailingEndpoints();
     const fannedOut = await this.deliveries.fanOut(fanOutBatch);
     const free = Math.min(claimBatch, concurrency - this.sending.size - this.claiming);
     if (this.stopping || free <= 0) return { fannedOut, sends: [] };
@@ -183,6 +192,21 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       this.claiming -= free;
     }
     return { fannedOut, sends: claimed.map((claim) => this.send(claim)) };
+  }
+
+  /**
+   * An endpoint is disabled once all its attempts have failed for WEBHOOK_DISABLE_AFTER_S
+   * (API.md §10), also when its deliveries have no attempt left to fail: checked here at
+   * most once per `failingSweepMs`, as well as after each failed attempt.
+   */
+  private async disableFailingEndpoints(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastFailingSweep < this.tuning.failingSweepMs) return;
+    this.lastFailingSweep = now;
+    const seconds = this.config.webhookDisableAfterSeconds;
+    for (const id of await this.deliveries.disableFailingEndpoints(seconds)) {
+      this.logger.warn(`endpoint ${id} disabled: every attempt failed for ${seconds} s or more`);
+    }
   }
 
   private async poll(): Promise<void> {

@@ -30,6 +30,17 @@ export type NewWebhookEndpoint = Pick<
  * All SQL about webhook endpoints: the resource's reads and writes, and the health
  * bookkeeping the workers do inside their recording transaction.
  */
+/**
+ * Disables the enabled endpoints among those `scope` names whose failing streak has
+ * lasted $1 seconds (WEBHOOK_DISABLE_AFTER_S), as a change of the resource.
+ */
+const disableFailing = (scope: string) =>
+  `UPDATE webhook_endpoints
+   SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
+       version = version + 1, updated_at = now()
+   WHERE ${scope} AND enabled AND failing_since <= now() - $1::integer * interval '1 second'
+   RETURNING id`;
+
 @Injectable()
 export class WebhookEndpointsRepository {
   constructor(
@@ -120,16 +131,22 @@ export class WebhookEndpointsRepository {
       [id],
     );
     const disabled = rowsOf(
-      await manager.query(
-        `UPDATE webhook_endpoints
-         SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
-             version = version + 1, updated_at = now()
-         WHERE id = $1 AND enabled AND failing_since <= now() - $2::integer * interval '1 second'
-         RETURNING id`,
-        [id, disableAfterSeconds],
-      ),
+      await manager.query(disableFailing('id = $2'), [disableAfterSeconds, id]),
     );
     return disabled.length > 0;
+  }
+
+  /**
+   * Disables every endpoint whose failing streak is `disableAfterSeconds` long, whether
+   * or not an attempt is due; returns their ids. Without it, an endpoint whose last
+   * retry failed before its streak was long enough stayed enabled until an attempt of a
+   * later event failed.
+   */
+  async disableAllFailing(manager: EntityManager, disableAfterSeconds: number): Promise<string[]> {
+    const disabled = rowsOf<{ id: string }>(
+      await manager.query(disableFailing('true'), [disableAfterSeconds]),
+    );
+    return disabled.map((row) => row.id);
   }
 
   async isEnabled(manager: EntityManager, id: string): Promise<boolean> {
