@@ -27,10 +27,6 @@ export type NewWebhookEndpoint = Pick<
 >;
 
 /**
- * All SQL about webhook endpoints: the resource's reads and writes, and the health
- * bookkeeping the workers do inside their recording transaction.
- */
-/**
  * Disables the enabled endpoints among those `scope` names whose failing streak has
  * lasted $1 seconds (WEBHOOK_DISABLE_AFTER_S), as a change of the resource.
  */
@@ -41,6 +37,10 @@ const disableFailing = (scope: string) =>
    WHERE ${scope} AND enabled AND failing_since <= now() - $1::integer * interval '1 second'
    RETURNING id`;
 
+/**
+ * All SQL about webhook endpoints: the resource's reads and writes, and the health
+ * bookkeeping the workers do, inside their recording transaction and in their sweep.
+ */
 @Injectable()
 export class WebhookEndpointsRepository {
   constructor(
