@@ -68,8 +68,6 @@ export interface AttemptResult {
 }
 
 export interface RecordPolicy {
-  /** WEBHOOK_DISABLE_AFTER_S */
-  disableAfterSeconds: number;
   decide(current: {
     status: DeliveryStatus;
     attemptNo: number;
@@ -252,11 +250,7 @@ export class WebhookDeliveriesRepository {
       } else if (decided.disable) {
         endpointDisabled = await this.endpoints.disable(manager, claim.endpointId, decided.disable);
       } else {
-        endpointDisabled = await this.endpoints.markFailing(
-          manager,
-          claim.endpointId,
-          policy.disableAfterSeconds,
-        );
+        await this.endpoints.markFailing(manager, claim.endpointId);
       }
       if (endpointDisabled) await this.killOutstanding(manager, claim.endpointId);
       const enabled = await this.endpoints.isEnabled(manager, claim.endpointId);
@@ -303,8 +297,8 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Endpoints failing for `disableAfterSeconds` are disabled and their outstanding
-   * deliveries killed, as after a failed attempt, even when no attempt is due (API.md
-   * §10); returns the endpoints disabled.
+   * deliveries killed, whether or not an attempt is due (API.md §10); returns the
+   * endpoints disabled.
    */
   disableFailingEndpoints(disableAfterSeconds: number): Promise<string[]> {
     return this.dataSource.transaction(async (manager) => {

@@ -196,8 +196,8 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
 
   /**
    * An endpoint is disabled once all its attempts have failed for WEBHOOK_DISABLE_AFTER_S
-   * (API.md §10), also when its deliveries have no attempt left to fail: checked here at
-   * most once per `failingSweepMs`, as well as after each failed attempt.
+   * (API.md §10), checked here at most once per `failingSweepMs` rather than after a
+   * failed attempt: the streak can outlast the endpoint's last retry.
    */
   private async disableFailingEndpoints(): Promise<void> {
     const now = Date.now();
@@ -366,7 +366,6 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   private recordPolicy(outcome: AttemptOutcome): RecordPolicy {
     const schedule = this.config.webhookRetryScheduleSeconds;
     return {
-      disableAfterSeconds: this.config.webhookDisableAfterSeconds,
       decide: ({ status, attemptNo, scheduleStart }): AttemptResult => {
         if (succeeded(outcome)) return { status: 'succeeded' };
         // 410 Gone: the receiver asks never to be called again

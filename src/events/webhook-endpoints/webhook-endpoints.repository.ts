@@ -27,17 +27,6 @@ export type NewWebhookEndpoint = Pick<
 >;
 
 /**
- * Disables the enabled endpoints among those `scope` names whose failing streak has
- * lasted $1 seconds (WEBHOOK_DISABLE_AFTER_S), as a change of the resource.
- */
-const disableFailing = (scope: string) =>
-  `UPDATE webhook_endpoints
-   SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
-       version = version + 1, updated_at = now()
-   WHERE ${scope} AND enabled AND failing_since <= now() - $1::integer * interval '1 second'
-   RETURNING id`;
-
-/**
  * All SQL about webhook endpoints: the resource's reads and writes, and the health
  * bookkeeping the workers do, inside their recording transaction and in their sweep.
  */
@@ -112,39 +101,36 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * A failed attempt starts a failing streak, or continues it; a streak as long as
-   * `disableAfterSeconds` disables the endpoint. True when this call disabled it.
-   * Starting a streak bumps version and updatedAt like any change (see markHealthy);
-   * continuing one changes nothing visible, so it does not. Both statements cannot
-   * apply in one call: a streak that starts now is younger than the 1 s minimum of
-   * WEBHOOK_DISABLE_AFTER_S, so the version grows by one per call at most.
+   * A failed attempt starts a failing streak, or continues it. Starting one bumps
+   * version and updatedAt like any change (see markHealthy); continuing one changes
+   * nothing visible, so it does not. The workers' sweep (disableAllFailing) disables an
+   * endpoint once its streak is long enough.
    */
-  async markFailing(
-    manager: EntityManager,
-    id: string,
-    disableAfterSeconds: number,
-  ): Promise<boolean> {
+  async markFailing(manager: EntityManager, id: string): Promise<void> {
     await manager.query(
       `UPDATE webhook_endpoints
        SET failing_since = now(), version = version + 1, updated_at = now()
        WHERE id = $1 AND failing_since IS NULL`,
       [id],
     );
-    const disabled = rowsOf(
-      await manager.query(disableFailing('id = $2'), [disableAfterSeconds, id]),
-    );
-    return disabled.length > 0;
   }
 
   /**
-   * Disables every endpoint whose failing streak is `disableAfterSeconds` long, whether
-   * or not an attempt is due; returns their ids. Without it, an endpoint whose last
-   * retry failed before its streak was long enough stayed enabled until an attempt of a
-   * later event failed.
+   * Disables every enabled endpoint whose failing streak has lasted `disableAfterSeconds`
+   * (WEBHOOK_DISABLE_AFTER_S), as a change of the resource, whether or not an attempt is
+   * due; returns their ids. The one place this rule is applied: a streak can outlast an
+   * endpoint's last retry.
    */
   async disableAllFailing(manager: EntityManager, disableAfterSeconds: number): Promise<string[]> {
     const disabled = rowsOf<{ id: string }>(
-      await manager.query(disableFailing('true'), [disableAfterSeconds]),
+      await manager.query(
+        `UPDATE webhook_endpoints
+         SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
+             version = version + 1, updated_at = now()
+         WHERE enabled AND failing_since <= now() - $1::integer * interval '1 second'
+         RETURNING id`,
+        [disableAfterSeconds],
+      ),
     );
     return disabled.map((row) => row.id);
   }
