@@ -314,6 +314,19 @@ describe('If-Match on writes', () => {
     expect(await current(product.id)).toEqual(before);
   });
 
+  it('refuses the current version with a leading zero, which is not the same tag, with 412', async () => {
+    const product = await createProduct(api);
+    const before = await current(product.id);
+
+    const response = await api.request('PATCH', productPath(product.id), {
+      body: { name: 'Matched by number only' },
+      headers: { 'If-Match': before.etag.replace('"', '"0') },
+    });
+
+    expectProblem(response, 412, 'precondition_failed');
+    expect(await current(product.id)).toEqual(before);
+  });
+
   it('refuses a weak If-Match, which never matches for a write, with 412', async () => {
     const product = await createProduct(api);
     const before = await current(product.id);

@@ -205,6 +205,33 @@ describe('POST /api/v1/products', () => {
       },
     ]);
   });
+
+  it.each([
+    ['v1', '/api/v1/products', productBody({ price: '1234567890123456.00' }), 'price'],
+    [
+      'v2',
+      '/api/v2/products',
+      productBody({
+        price: { amount: '1234567890123456.00', currency: 'EUR' },
+        currency: undefined,
+      }),
+      'price.amount',
+    ],
+  ])(
+    'tells, in %s, that an amount of 16 integer digits has too many',
+    async (_v, path, body, field) => {
+      const response = await api.post(path, body);
+
+      const problem = expectProblem(response, 422, 'validation_failed');
+      expect(problem.errors).toEqual([
+        {
+          field,
+          message:
+            'must be a non-negative decimal string with at most 15 digits before the point, e.g. "19.99"',
+        },
+      ]);
+    },
+  );
 });
 
 describe('GET /api/v1/products/{id}', () => {

@@ -6,6 +6,9 @@ import { isCurrency, MAX_MINOR_DIGITS } from '../money';
 export const AMOUNT_PATTERN = new RegExp(`^(0|[1-9]\\d{0,14})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 /** The longest string AMOUNT_PATTERN matches: 15 digits, the point, 4 digits. */
 export const AMOUNT_MAX_LENGTH = 20;
+/** What AMOUNT_PATTERN asks for, its digit limit included, so an amount too large is told why. */
+export const AMOUNT_MESSAGE =
+  'must be a non-negative decimal string with at most 15 digits before the point, e.g. "19.99"';
 /** A total may have more digits than one price: up to a bigint of minor units. */
 export const TOTAL_PATTERN = new RegExp(`^(0|[1-9]\\d{0,18})(\\.\\d{1,${MAX_MINOR_DIGITS}})?$`);
 /** The longest string TOTAL_PATTERN matches: 19 digits, the point, 4 digits. */
@@ -35,7 +38,7 @@ export class MoneyDto {
    */
   @IsString()
   @Length(1, AMOUNT_MAX_LENGTH)
-  @Matches(AMOUNT_PATTERN, { message: 'must be a non-negative decimal string, e.g. "19.99"' })
+  @Matches(AMOUNT_PATTERN, { message: AMOUNT_MESSAGE })
   amount: string;
 
   /**

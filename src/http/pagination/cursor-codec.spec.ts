@@ -27,7 +27,11 @@ function expectRefused(cursor: string, by: CursorCodec = codec) {
   const problem = decodeError(cursor, by);
   expect(problem.code).toBe('bad_request');
   expect(problem.status).toBe(400);
-  expect(problem.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
+  // the field message reads after the field's name, as every other field message does
+  expect(problem.errors).toEqual([
+    { field: 'cursor', message: 'is not valid for this list; start again without it' },
+  ]);
+  expect(problem.detail).toBe('The cursor is not valid for this list; start again without it.');
 }
 
 /** Flips one character of `text` at `index` to another base64url character. */

@@ -61,8 +61,8 @@ export class CursorCodec {
   }
 }
 
-export function invalidCursor(
-  detail = 'cursor is not valid for this list; start again without it.',
-) {
-  return new Problem('bad_request', detail, [{ field: 'cursor', message: detail }]);
+/** A 400 naming `cursor`; `reason` reads after the field's name, as every field message does. */
+export function invalidCursor(reason = 'is not valid for this list') {
+  const message = `${reason}; start again without it`;
+  return new Problem('bad_request', `The cursor ${message}.`, [{ field: 'cursor', message }]);
 }

@@ -60,7 +60,7 @@ export async function paginate<E extends ObjectLiteral>(
     cursor &&
     (cursor.c !== spec.name || cursor.s !== sortKey || cursor.k.length !== terms.length)
   ) {
-    throw invalidCursor('cursor was issued for another list or sort; start again without it.');
+    throw invalidCursor('was issued for another list or sort');
   }
   const backward = cursor?.d === 'b';
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);

@@ -80,6 +80,9 @@ describe('versionsFromIfMatch', () => {
     ['an unquoted number', '3', []],
     ['a negative number', '"-1"', []],
     ['a number of 11 digits', '"12345678901"', []],
+    // strong comparison is of the tag's characters: "05" is not the tag "5" we issue
+    ['a version with a leading zero', '"05", "007"', []],
+    ['zero itself', '"0"', [0]],
     ['an empty header', '', []],
     ['a wildcard inside a list', '"1", *', [1]],
   ])('reads %s as the versions %p', (_situation, header, versions) => {

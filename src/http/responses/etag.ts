@@ -34,12 +34,14 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * The versions an `If-Match` header accepts: `undefined` when the header is absent or
  * `*` (any current version), otherwise the listed versions; a tag that is not one of
  * ours (or is weak, which If-Match never matches) contributes none, so it can only fail.
+ * Strong comparison is character by character (RFC 9110 §8.8.3.2): only the digits
+ * etagForVersion writes name a version, so `"05"` is not the tag `"5"`.
  */
 export function versionsFromIfMatch(header: string | undefined): number[] | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
   const versions: number[] = [];
   for (const tag of header.split(',')) {
-    const match = /^"(\d{1,10})"$/.exec(tag.trim());
+    const match = /^"(0|[1-9]\d{0,9})"$/.exec(tag.trim());
     if (match) versions.push(Number(match[1]));
   }
   return versions;

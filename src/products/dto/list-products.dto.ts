@@ -2,6 +2,7 @@ import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
 import {
   AMOUNT_MAX_LENGTH,
+  AMOUNT_MESSAGE,
   AMOUNT_PATTERN,
   CURRENCY_MESSAGE,
   CURRENCY_PATTERN,
@@ -32,14 +33,14 @@ export class ProductFiltersDto {
   /** Lowest price, inclusive, as a decimal string. */
   @IsOptional()
   @IsString()
-  @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "10.00"' })
+  @Matches(AMOUNT_PATTERN, { message: AMOUNT_MESSAGE })
   @ApiPropertyOptional({ maxLength: AMOUNT_MAX_LENGTH })
   minPrice?: string;
 
   /** Highest price, inclusive, as a decimal string. */
   @IsOptional()
   @IsString()
-  @Matches(AMOUNT_PATTERN, { message: 'must be a decimal string, e.g. "99.99"' })
+  @Matches(AMOUNT_PATTERN, { message: AMOUNT_MESSAGE })
   @ApiPropertyOptional({ maxLength: AMOUNT_MAX_LENGTH })
   maxPrice?: string;
 

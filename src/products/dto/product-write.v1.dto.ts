@@ -1,6 +1,11 @@
 import { PartialType } from '@nestjs/swagger';
 import { IsString, Length, Matches } from 'class-validator';
-import { AMOUNT_PATTERN, CURRENCY_PATTERN } from '../../common/dto/money.dto';
+import {
+  AMOUNT_MAX_LENGTH,
+  AMOUNT_MESSAGE,
+  AMOUNT_PATTERN,
+  CURRENCY_PATTERN,
+} from '../../common/dto/money.dto';
 import { ProductFieldsDto } from './product-fields.dto';
 
 /** POST and PUT body of /api/v1/products. */
@@ -10,8 +15,8 @@ export class ProductWriteV1Dto extends ProductFieldsDto {
    * @example "19.99"
    */
   @IsString()
-  @Length(1, 20)
-  @Matches(AMOUNT_PATTERN, { message: 'must be a non-negative decimal string, e.g. "19.99"' })
+  @Length(1, AMOUNT_MAX_LENGTH)
+  @Matches(AMOUNT_PATTERN, { message: AMOUNT_MESSAGE })
   price: string;
 
   /**
