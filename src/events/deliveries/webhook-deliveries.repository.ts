@@ -300,7 +300,12 @@ export class WebhookDeliveriesRepository {
    * deliveries killed, whether or not an attempt is due (API.md §10); returns the
    * endpoints disabled.
    */
-  disableFailingEndpoints(disableAfterSeconds: number): Promise<string[]> {
+  async disableFailingEndpoints(disableAfterSeconds: number): Promise<string[]> {
+    // Every worker asks every second and the answer is nearly always no: one read, and a
+    // transaction only when there is something to disable.
+    if (!(await this.endpoints.anyFailingFor(this.dataSource.manager, disableAfterSeconds))) {
+      return [];
+    }
     return this.dataSource.transaction(async (manager) => {
       const ids = await this.endpoints.disableAllFailing(manager, disableAfterSeconds);
       for (const id of ids) await this.killOutstanding(manager, id);

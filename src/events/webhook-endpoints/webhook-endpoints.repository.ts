@@ -26,6 +26,9 @@ export type NewWebhookEndpoint = Pick<
   'id' | 'url' | 'description' | 'eventTypes' | 'secret'
 >;
 
+/** An enabled endpoint whose failing streak has lasted $1 seconds (WEBHOOK_DISABLE_AFTER_S). */
+const FAILING_TOO_LONG = `enabled AND failing_since <= now() - $1::integer * interval '1 second'`;
+
 /**
  * All SQL about webhook endpoints: the resource's reads and writes, and the health
  * bookkeeping the workers do, inside their recording transaction and in their sweep.
@@ -115,6 +118,20 @@ export class WebhookEndpointsRepository {
     );
   }
 
+  /** Whether an enabled endpoint's failing streak has lasted `disableAfterSeconds`. */
+  async anyFailingFor(manager: EntityManager, disableAfterSeconds: number): Promise<boolean> {
+    const [row] = rowsOf<{ due: boolean }>(
+      await manager.query(
+        `SELECT EXISTS (
+           SELECT 1 FROM webhook_endpoints
+           WHERE ${FAILING_TOO_LONG}
+         ) AS due`,
+        [disableAfterSeconds],
+      ),
+    );
+    return row.due;
+  }
+
   /**
    * Disables every enabled endpoint whose failing streak has lasted `disableAfterSeconds`
    * (WEBHOOK_DISABLE_AFTER_S), as a change of the resource, whether or not an attempt is
@@ -127,7 +144,7 @@ export class WebhookEndpointsRepository {
         `UPDATE webhook_endpoints
          SET enabled = false, disabled_reason = 'failing', disabled_at = now(),
              version = version + 1, updated_at = now()
-         WHERE enabled AND failing_since <= now() - $1::integer * interval '1 second'
+         WHERE ${FAILING_TOO_LONG}
          RETURNING id`,
         [disableAfterSeconds],
       ),
