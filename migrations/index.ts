@@ -12,6 +12,7 @@ import { CountIndexes1763856000050 } from './1763856000050-CountIndexes';
 import { IdempotencyCommitted1763856000060 } from './1763856000060-IdempotencyCommitted';
 import { WebhookEndpointEnabledAt1763856000070 } from './1763856000070-WebhookEndpointEnabledAt';
 import { InventoryHotUpdates1763856000080 } from './1763856000080-InventoryHotUpdates';
+import { ProductFilterIndexes1763856000090 } from './1763856000090-ProductFilterIndexes';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   IdempotencyCommitted1763856000060,
   WebhookEndpointEnabledAt1763856000070,
   InventoryHotUpdates1763856000080,
+  ProductFilterIndexes1763856000090,
 ];

@@ -1,6 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** The extensions the migrations create, which PGlite loads only when it is given them. */
+export const EMBEDDED_EXTENSIONS = { pg_trgm };
 
 export interface EmbeddedPostgres {
   url: string;
@@ -19,7 +23,9 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const inMemory = dataDir === 'memory';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(inMemory ? undefined : dataDir);
+  const db = await PGlite.create(inMemory ? undefined : dataDir, {
+    extensions: EMBEDDED_EXTENSIONS,
+  });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();
   const address = server.getServerConn();

@@ -1,7 +1,7 @@
 import { violates } from '../database/constraint-violation';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { columnsAsProperties } from '../database/columns-as-properties';
 import { PreparedStatement } from '../database/prepared-statement';
 import { type Updated, updateWithLock } from '../database/update-with-lock';
@@ -78,6 +78,15 @@ export class ProductsRepository {
   }
 
   list(filters: ProductFilters, page: PageRequest): Promise<Page<ProductEntity>> {
+    return paginate(this.matching(filters), PRODUCTS, page, this.cursors);
+  }
+
+  /**
+   * The live products `filters` select, unsorted and unpaged. `q`, `active` and
+   * `currency` are served by the indexes of migration ProductFilterIndexes
+   * (test/product-filters.test.ts reads this query's plans).
+   */
+  matching(filters: ProductFilters): SelectQueryBuilder<ProductEntity> {
     const qb = this.live();
     if (filters.category !== undefined) qb.andWhere('p.category = :category', filters);
     if (filters.active !== undefined) qb.andWhere('p.active = :active', filters);
@@ -87,7 +96,7 @@ export class ProductsRepository {
     if (filters.q !== undefined) {
       qb.andWhere('(p.name ILIKE :q OR p.sku ILIKE :q)', { q: `%${escapeLike(filters.q)}%` });
     }
-    return paginate(qb, PRODUCTS, page, this.cursors);
+    return qb;
   }
 
   async insert(manager: EntityManager, product: Partial<ProductEntity>): Promise<ProductEntity> {

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { DatabaseTarget } from '../../src/database/data-source-options';
+import { EMBEDDED_EXTENSIONS } from '../../src/database/embedded-postgres';
 import { createTestDatabase, TEMPLATE_ENV, TestDatabase } from './test-database';
 import { startTestAppOn, TestApp } from './test-app';
 
@@ -46,7 +47,7 @@ export async function startSharedDatabaseApps(
 
 async function sharedDatabase(connections: number): Promise<TestDatabase> {
   if (process.env.DATABASE_URL && process.env[TEMPLATE_ENV]) return createTestDatabase();
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',
