@@ -62,7 +62,7 @@ async function main() {
     const results = [];
     const pids = { api: app.pid, baseline: baseline.pid };
     for (const scenario of scenarios(fixtures).filter(chosen)) {
-      results.push(await runScenario(scenario, pids));
+      results.push(await runScenario(scenario, pids, () => analyzeWrittenTables(db)));
     }
     const oversell = await checkStock(db);
     const apiRss = await residentAfterRun(app.pid);
@@ -288,7 +288,7 @@ function createOrder(name, skus, keyHeaders) {
 const chosen = (scenario) =>
   env.only.length === 0 || env.only.some((word) => scenario.name.includes(word));
 
-async function runScenario(scenario, pids) {
+async function runScenario(scenario, pids, settleStatistics) {
   const targets = {
     api: {
       port: env.appPort,
@@ -307,7 +307,10 @@ async function runScenario(scenario, pids) {
   for (const name of ['api', 'baseline']) await warmUp(scenario, targets[name]);
   for (let round = 0; round < env.rounds; round += 1) {
     const order = round % 2 === 0 ? ['api', 'baseline'] : ['baseline', 'api'];
-    for (const name of order) runs[name].push(await load(scenario, targets[name], env.duration));
+    for (const name of order) {
+      await settleStatistics();
+      runs[name].push(await load(scenario, targets[name], env.duration));
+    }
   }
   const api = summarize(runs.api);
   const baseline = summarize(runs.baseline);
@@ -396,6 +399,26 @@ function summarize(runs) {
     requests: runs.reduce((sum, run) => sum + run.requests, 0),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
   };
+}
+
+/**
+ * The tables orders write, analyzed as autovacuum would have by now. This machine type runs
+ * PostgreSQL with `autovacuum = off`: without this a fresh bench database keeps the
+ * statistics of empty tables, and each connection's foreign-key checks (order lines and
+ * history pointing at their order) keep the sequential-scan plans made when `orders` was
+ * empty, re-reading every order on every insert (docs/performance.md). Run before each
+ * measured round, for the API and the baseline alike; nothing is analyzed while measuring.
+ */
+const WRITTEN_TABLES = [
+  'orders',
+  'order_lines',
+  'order_status_history',
+  'events',
+  'idempotency_keys',
+];
+
+async function analyzeWrittenTables(db) {
+  await db.query(`ANALYZE ${WRITTEN_TABLES.join(', ')}`);
 }
 
 /** No oversell: every SKU's reservations equal its pending order lines and fit its stock. */
