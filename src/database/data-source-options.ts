@@ -49,6 +49,9 @@ export function dataSourceOptions(
     extra: {
       connectionTimeoutMillis: 5000,
       keepAlive: true,
+      // statements of a transaction sent together (pipeline.ts); the embedded database
+      // runs inside this process, with no round trip to save
+      pipeline: !target.embedded,
       ...(queryTimeoutMs !== undefined ? { query_timeout: queryTimeoutMs } : {}),
       [NAMED_STATEMENTS]: !target.embedded,
     },

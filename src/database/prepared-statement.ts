@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import {
   type DataSource,
   type EntityManager,
@@ -10,6 +10,7 @@ import {
   type Repository,
 } from 'typeorm';
 import { allowsNamedStatements } from './data-source-options';
+import { clientOf } from './pipeline';
 import { poolOf } from './pool';
 
 type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
@@ -44,11 +45,21 @@ export class PreparedStatement {
     return this.config.name;
   }
 
-  /** Runs it as `manager.query` would run the text: the same results and errors. */
+  /**
+   * Runs it as `manager.query` would run the text: the same results and errors. Inside a
+   * transaction that pipeline.ts knows, it is handed to the connection before this
+   * returns, so statements sent together go out in the order they are written.
+   */
   run<T>(on: Queryable, parameters: unknown[]): Promise<T> {
     const dataSource = dataSourceOf(on);
     if (!allowsNamedStatements(dataSource)) return on.query<T>(this.text, parameters);
-    const pool = queryRunnerOf(on) ? undefined : poolOf(dataSource);
+    const runner = queryRunnerOf(on);
+    if (runner) {
+      const client = clientOf(runner.manager);
+      if (!client) return on.query<T>(this.config as unknown as string, parameters);
+      return this.runOn<T>(client, parameters);
+    }
+    const pool = poolOf(dataSource);
     if (!pool) return on.query<T>(this.config as unknown as string, parameters);
     return this.runOnPool<T>(pool, parameters);
   }
@@ -57,13 +68,19 @@ export class PreparedStatement {
     // as TypeORM does: an error while connecting goes out as it is, one of the query
     // wrapped in QueryFailedError (problem-mapping.ts tells them apart)
     const client = await pool.connect();
+    try {
+      return await this.runOn<T>(client, parameters);
+    } finally {
+      client.release();
+    }
+  }
+
+  private async runOn<T>(client: PoolClient, parameters: unknown[]): Promise<T> {
     let result: QueryResult;
     try {
       result = await client.query(this.config, parameters);
     } catch (error) {
       throw new QueryFailedError(this.text, parameters, error as Error);
-    } finally {
-      client.release();
     }
     // TypeORM's `query` answers an UPDATE or a DELETE with [rows, affected], others with rows
     const updated = result.command === 'UPDATE' || result.command === 'DELETE';

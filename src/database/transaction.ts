@@ -1,4 +1,6 @@
+import type { PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
+import { begun, commitPipelined, discardKept } from './pipeline';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
@@ -47,9 +49,7 @@ export async function inTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return commitHook
-        ? await handedOver(dataSource, work, commitHook)
-        : await dataSource.transaction(work);
+      return await once(dataSource, work, commitHook);
     } catch (error) {
       const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError
         ?.code;
@@ -66,23 +66,35 @@ export async function inTransaction<T>(
   }
 }
 
-/** One attempt: the hook's write, the work, then the open transaction handed to the hook. */
-async function handedOver<T>(
+/**
+ * One attempt: the hook's write, the work, then the commit, or the open transaction
+ * handed to the hook. The connection is known to pipeline.ts from the start, so the
+ * work's statements can be sent together and writes kept for the commit.
+ */
+async function once<T>(
   dataSource: DataSource,
   work: (manager: EntityManager) => Promise<T>,
-  hook: CommitHook,
+  hook: CommitHook | undefined,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
+  let handedOver = false;
   try {
     await runner.startTransaction();
-    await hook.begin(runner.manager);
+    begun(runner, (await runner.connect()) as PoolClient);
+    await hook?.begin(runner.manager);
     const result = await work(runner.manager);
-    hook.adopt(openTransaction(runner));
+    if (hook) {
+      hook.adopt(openTransaction(runner));
+      handedOver = true;
+    } else {
+      await commitPipelined(runner);
+    }
     return result;
   } catch (error) {
-    await runner.rollbackTransaction().catch(() => undefined);
-    await runner.release();
+    await rollBack(runner);
     throw error;
+  } finally {
+    if (!handedOver) await runner.release();
   }
 }
 
@@ -96,7 +108,24 @@ function openTransaction(runner: QueryRunner): OpenTransaction {
   };
   return {
     manager: runner.manager,
-    commit: () => end(() => runner.commitTransaction()),
-    rollback: () => end(() => runner.rollbackTransaction()),
+    commit: () =>
+      end(async () => {
+        try {
+          await commitPipelined(runner);
+        } catch (error) {
+          await rollBack(runner);
+          throw error;
+        }
+      }),
+    rollback: () => end(() => rollBack(runner)),
   };
+}
+
+/**
+ * Ends a failed attempt, unless its COMMIT already ended it (a write kept for the commit
+ * failed, and PostgreSQL rolled back).
+ */
+async function rollBack(runner: QueryRunner): Promise<void> {
+  discardKept(runner);
+  if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
 }

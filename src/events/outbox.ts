@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { atCommit } from '../database/pipeline';
 import { EVENT_TYPES, EventType } from './event-types';
 import { EventsRepository } from './events.repository';
 
@@ -20,7 +21,7 @@ export class Outbox {
     object: T,
   ): Promise<string> {
     const id = uuidv7();
-    await this.events.insert(manager, {
+    const event = {
       id,
       type,
       resourceType: EVENT_TYPES[type],
@@ -28,7 +29,9 @@ export class Outbox {
       // Serialized once, here: the stored payload is the JSON text the API would have
       // sent, which the column keeps as it is given (json, not jsonb).
       payload: JSON.stringify(object),
-    });
+    };
+    // Nothing in the transaction reads it back: it goes out with the COMMIT (pipeline.ts).
+    await atCommit(manager, () => this.events.insert(manager, event));
     return id;
   }
 }

@@ -44,8 +44,8 @@ class KeyTaken extends Error {
  * claims its key as the first statement of its own transaction (`@CommitHook()` hands
  * the hook to the handler, the handler to its service), and a retry while it runs finds
  * the key locked and gets 409 `idempotency_key_in_use`. The transaction is handed back
- * open once the work is done; the answer, 2xx or 4xx, is stored as its last statement and
- * then it commits: the claim, the work and the answer commit together or not at all. A
+ * open once the work is done; the answer, 2xx or 4xx, is stored as it commits (sent with
+ * the COMMIT, pipeline.ts): the claim, the work and the answer commit together or not at all. A
  * retry with the same body replays the answer with `Idempotent-Replayed: true`, another
  * body is 422 `idempotency_key_reused`. A 5xx stores nothing: its transaction rolled the
  * claim back, so a retry runs afresh. A 4xx from work that rolled back, or from before the
@@ -143,7 +143,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return this.store.find(scope.principal, scope.key);
   }
 
-  /** The answer as the last statement of the request's transaction, then the commit. */
+  /** The answer, written with the commit of the request's transaction. */
   private async commitWith(
     transaction: OpenTransaction,
     scope: Scope,

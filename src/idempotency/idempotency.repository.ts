@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { atCommit } from '../database/pipeline';
 import { PreparedStatement } from '../database/prepared-statement';
 
 /** How long a key and its answer are kept (API.md §6). */
@@ -88,7 +89,7 @@ const RECORD = new PreparedStatement(
           status = 'committed' AND claimed_at <= now() - $3::interval AS answer_lost
      FROM idempotency_keys WHERE principal = $1 AND key = $2 AND expires_at > now()`,
 );
-/** The answer, last statement of the transaction that claimed the key. */
+/** The answer, sent with the COMMIT of the transaction that claimed the key. */
 const COMPLETE = new PreparedStatement(
   `UPDATE idempotency_keys
       SET status = 'done', response_status = $3, response_body = $4::json,
@@ -158,19 +159,19 @@ export class IdempotencyRepository {
     };
   }
 
-  /** Stores the answer on our own claim, inside the transaction that holds it. */
+  /**
+   * Stores the answer on our own claim, with the commit of the transaction that holds it
+   * (pipeline.ts): the claim and the answer commit together or not at all. The claim was
+   * written by that transaction and stays locked by it, so the UPDATE cannot miss it.
+   */
   async complete(
     manager: EntityManager,
     principal: string,
     key: string,
     response: StoredResponse,
   ): Promise<void> {
-    const [, completed] = await COMPLETE.run<[unknown[], number]>(manager, [
-      principal,
-      key,
-      ...columns(response),
-    ]);
-    if (completed !== 1) throw new Error('the claim of this Idempotency-Key was not found');
+    const answer = [principal, key, ...columns(response)];
+    await atCommit(manager, () => COMPLETE.run(manager, answer));
   }
 
   /**

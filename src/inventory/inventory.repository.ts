@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { together } from '../database/pipeline';
 import { PreparedStatement } from '../database/prepared-statement';
 import { type Updated, updateWithLock } from '../database/update-with-lock';
 import type { CollectionSpec } from '../http/pagination/collection-spec';
@@ -240,27 +241,27 @@ export class InventoryRepository {
   }
 
   /**
-   * Reserves every line inside the caller's transaction, one guarded UPDATE per line in
-   * sku order, so no interleaving can oversell. Returns the lines that are short; when
-   * there are any the caller must roll back. After the first short line the others are
-   * only checked, not locked, so every short line is named without holding more rows.
+   * Reserves every line inside the caller's transaction with one guarded UPDATE per line,
+   * sent together in sku order (pipeline.ts), so no interleaving can oversell and rows are
+   * locked in the one order. Returns the lines that are short, each with what was
+   * available when it was read; when there are any the caller must roll back.
    */
   async reserve(manager: EntityManager, lines: StockLine[]): Promise<ShortLine[]> {
-    const short: ShortLine[] = [];
-    for (const line of inSkuOrder(lines)) {
-      if (short.length === 0) {
-        const [, reserved] = await RESERVE.run<[unknown[], number]>(manager, [
-          line.sku,
-          line.quantity,
-        ]);
-        if (reserved === 1) continue;
-      }
-      const rows = await AVAILABLE.run<{ available: number }[]>(manager, [line.sku]);
-      const available = rows[0]?.available ?? 0;
-      // A line whose UPDATE matched nothing is short, whatever a later read says.
-      if (short.length === 0 || available < line.quantity) short.push({ ...line, available });
-    }
-    return short;
+    const ordered = inSkuOrder(lines);
+    const updates = await together(
+      manager,
+      ...ordered.map(
+        (line) => () => RESERVE.run<[unknown[], number]>(manager, [line.sku, line.quantity]),
+      ),
+    );
+    // A line whose UPDATE matched nothing is short, whatever the later read says.
+    const short = ordered.filter((_, index) => updates[index][1] !== 1);
+    if (short.length === 0) return [];
+    const levels = await together(
+      manager,
+      ...short.map((line) => () => AVAILABLE.run<{ available: number }[]>(manager, [line.sku])),
+    );
+    return short.map((line, index) => ({ ...line, available: levels[index][0]?.available ?? 0 }));
   }
 
   /** Gives reservations back (an order cancelled), in sku order. */

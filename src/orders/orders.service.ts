@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Principal } from '../auth/principal';
 import { hasMinorUnits, minorDigits } from '../common/money';
 import type { StatusWithHistory } from '../common/status-history';
+import { together } from '../database/pipeline';
 import { CommitHook, inTransaction } from '../database/transaction';
 import { Outbox } from '../events/outbox';
 import {
@@ -66,13 +67,19 @@ export class OrdersService {
     return inTransaction(
       this.dataSource,
       async (manager) => {
-        const products = await this.products.findLiveBySkus(
+        // The catalog read and the reservations do not wait for one another (pipeline.ts);
+        // an unknown or inactive SKU is still refused before a short one.
+        const [products, short] = await together(
           manager,
-          input.lines.map((l) => l.sku),
+          () =>
+            this.products.findLiveBySkus(
+              manager,
+              input.lines.map((l) => l.sku),
+            ),
+          () => this.inventory.reserve(manager, input.lines),
         );
         const id = uuidv7();
         const priced = priceLines(id, input.lines, products);
-        const short = await this.inventory.reserve(manager, input.lines);
         if (short.length > 0) {
           const index = new Map(input.lines.map((l, i) => [l.sku, i]));
           throw new InsufficientStockProblem(
