@@ -96,7 +96,8 @@ export async function atCommit(
 export async function commitPipelined(runner: QueryRunner): Promise<void> {
   const transaction = transactions.get(runner);
   const writes = transaction?.atCommit.splice(0) ?? [];
-  if (!transaction?.pipelines) {
+  // With nothing kept, the COMMIT has nothing to wait for in the socket either.
+  if (!transaction?.pipelines || writes.length === 0) {
     for (const write of writes) await write();
     await runner.commitTransaction();
     return;
