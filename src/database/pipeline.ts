@@ -4,11 +4,11 @@ import type { EntityManager, QueryRunner } from 'typeorm';
 /**
  * Fewer waits and fewer socket writes for a transaction's statements.
  *
- * On the order path the API's CPU went mostly to the system calls that hand statements to
- * PostgreSQL: on this service's machine type one `writev` to PostgreSQL's socket cost
- * about 57 µs of the API's CPU, and an order with an Idempotency-Key made nine, a third of
- * its CPU (docs/performance.md). So, on PostgreSQL, whose connections run in node-postgres
- * pipeline mode (data-source-options.ts):
+ * A transaction holds its pooled connection for every round trip it makes, so with the
+ * database across a network the round trips, not the SQL, bound orders a second; on one
+ * machine each write also wakes PostgreSQL's backend, which takes the core from the API
+ * (docs/performance.md measured both). So, on PostgreSQL, whose connections run in
+ * node-postgres pipeline mode (data-source-options.ts):
  *
  * - `together` hands a transaction's independent statements (an order's catalog read and
  *   its reservations) to the connection at once, in one write, and waits once;
