@@ -303,29 +303,6 @@ describe('POST /api/v1/orders', () => {
     expect((await stockOf(api, product.sku)).quantityReserved).toBe(0);
   });
 
-  it('names every short line, in the order sent, and reserves nothing of the lines that fit', async () => {
-    const short = await stockedProduct(api, 1);
-    const fits = await stockedProduct(api, 5);
-    const empty = await stockedProduct(api, 0);
-
-    const response = await api.post(
-      '/api/v1/orders',
-      orderBody([
-        { sku: short.sku, quantity: 2 },
-        { sku: fits.sku, quantity: 1 },
-        { sku: empty.sku, quantity: 1 },
-      ]),
-    );
-
-    expect(expectProblem(response, 409, 'insufficient_stock').errors).toEqual([
-      { field: 'lines[0].quantity', message: expect.stringMatching(/\b1 available/) },
-      { field: 'lines[2].quantity', message: expect.stringMatching(/\b0 available/) },
-    ]);
-    for (const product of [short, fits, empty]) {
-      expect((await stockOf(api, product.sku)).quantityReserved).toBe(0);
-    }
-  });
-
   it('answers 401 without credentials and 403 for a role without orders:write', async () => {
     const product = await stockedProduct(api, 5);
     const analyst = await createApiKey(api, 'analyst');

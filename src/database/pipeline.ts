@@ -27,7 +27,6 @@ import type { EntityManager, QueryRunner } from 'typeorm';
  */
 interface Transaction {
   client: PoolClient;
-  pipelines: boolean;
   /** writes kept for the commit, in the order they were asked for */
   atCommit: (() => Promise<unknown>)[];
 }
@@ -36,7 +35,7 @@ const transactions = new WeakMap<QueryRunner, Transaction>();
 
 /** The node-postgres client of a transaction that has begun (transaction.ts). */
 export function begun(runner: QueryRunner, client: PoolClient): void {
-  transactions.set(runner, { client, pipelines: client.pipeline, atCommit: [] });
+  transactions.set(runner, { client, atCommit: [] });
 }
 
 /**
@@ -51,25 +50,21 @@ export function clientOf(manager: EntityManager): PoolClient | undefined {
 /**
  * Runs statements of one transaction that do not depend on one another, each `send`
  * handing its statement over before its first `await` (PreparedStatement.run does), and
- * answers their results in order once all are in. The first failure is thrown after
- * every statement has answered, so the connection is idle when the caller rolls back.
+ * answers their results in order once all are in (`inOrder`).
  */
 export async function together<T extends readonly unknown[]>(
   manager: EntityManager,
   ...sends: { [K in keyof T]: () => Promise<T[K]> }
 ): Promise<T> {
   const transaction = transactionOf(manager);
-  if (!transaction?.pipelines) {
+  if (!transaction?.client.pipeline) {
     const results: unknown[] = [];
     for (const send of sends) results.push(await send());
     return results as unknown as T;
   }
-  const settled = await Promise.allSettled(
+  return (await inOrder(
     inOneWrite(transaction.client, () => sends.map((send) => send())),
-  );
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+  )) as unknown as T;
 }
 
 /**
@@ -97,7 +92,7 @@ export async function commitPipelined(runner: QueryRunner): Promise<void> {
   const transaction = transactions.get(runner);
   const writes = transaction?.atCommit.splice(0) ?? [];
   // With nothing kept, the COMMIT has nothing to wait for in the socket either.
-  if (!transaction?.pipelines || writes.length === 0) {
+  if (!transaction?.client.pipeline || writes.length === 0) {
     for (const write of writes) await write();
     await runner.commitTransaction();
     return;
@@ -110,15 +105,26 @@ export async function commitPipelined(runner: QueryRunner): Promise<void> {
   } finally {
     setImmediate(() => stream.uncork());
   }
-  const [commit, ...answers] = await Promise.allSettled([runner.commitTransaction(), ...sent]);
-  const failed = answers.find((answer) => answer.status === 'rejected') ?? commit;
-  if (failed.status === 'rejected') throw failed.reason;
+  // A failed write is thrown: PostgreSQL answers the COMMIT after it with ROLLBACK, no error.
+  await inOrder([...sent, runner.commitTransaction()]);
 }
 
 /** A transaction that rolls back: the writes kept for its commit are not sent. */
 export function discardKept(runner: QueryRunner): void {
   const transaction = transactions.get(runner);
   if (transaction) transaction.atCommit.length = 0;
+}
+
+/**
+ * The answers of statements sent in this order, once all are in; else the first failure,
+ * since those after it in the transaction only echo it (`25P02`). Waiting for all leaves
+ * the connection idle for a rollback.
+ */
+async function inOrder(answers: Promise<unknown>[]): Promise<unknown[]> {
+  const settled = await Promise.allSettled(answers);
+  const failed = settled.find((answer) => answer.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((answer) => (answer as PromiseFulfilledResult<unknown>).value);
 }
 
 /** `send`'s statements in one write: the socket is corked while they are handed over. */
