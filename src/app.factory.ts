@@ -8,6 +8,7 @@ import { DOCS_CLIENT_ID, docsRedirectUri } from './auth/oauth/oauth-client-metad
 import { OAuthServer } from './auth/oauth/oauth-server';
 import { AppConfig } from './config/app-config';
 import type { DatabaseTarget } from './database/data-source-options';
+import { listDocsPaths } from './docs/docs-paths';
 import { serveOnlyDocsUiFiles, tagDocsUiFilesStrongly } from './docs/docs-ui-files';
 import { buildOpenApiDocuments } from './docs/openapi/build-documents';
 import { OpenApiRegistry } from './docs/openapi/openapi-registry';
@@ -103,6 +104,7 @@ export async function createApp(
   registerJsonBodyParser(fastify);
   const routes = new RouteTable(MAX_PARAM_LENGTH);
   routes.attach(fastify);
+  listDocsPaths(routes);
   tagDocsUiFilesStrongly(fastify);
   // a handler's Page becomes the collection envelope, a versioned answer gets its ETag
   registerRepresentationHooks(fastify, config);

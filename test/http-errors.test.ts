@@ -201,12 +201,35 @@ describe('paths under /docs', () => {
     expect(response.headers.get('content-type')).toMatch(type);
   });
 
-  it('answers another method on a docs page with 405 and Allow', async () => {
-    const response = await api.request('POST', '/docs/v1/openapi.json', { auth: false });
+  it.each([
+    ['POST', '/docs/v1/openapi.json'],
+    ['POST', '/docs/swagger-ui.css'],
+    ['DELETE', '/docs/swagger-ui-bundle.js'],
+    ['PUT', '/docs/favicon-32x32.png'],
+    ['POST', '/docs/oauth2-redirect.html'],
+    ['POST', '/docs/errors/not_found'],
+  ])('answers %s %s, a docs page or file, with 405 and Allow', async (method, path) => {
+    const response = await api.request(method, path, { auth: false });
 
     expectProblem(response, 405, 'method_not_allowed');
     expect((response.headers.get('allow') ?? '').split(/\s*,\s*/)).toEqual(['GET', 'HEAD']);
   });
+
+  it.each([
+    ['POST', '/docs/README.md'],
+    ['DELETE', '/docs/errors/no_such_code'],
+    ['POST', '/docs/errors/zzz'],
+  ])(
+    'answers %s %s, a path under /docs that GET does not serve either, with 404',
+    async (method, path) => {
+      const get = await api.get(path, { auth: false });
+      const response = await api.request(method, path, { auth: false });
+
+      expectProblem(get, 404, 'not_found');
+      expectProblem(response, 404, 'not_found');
+      expect(response.headers.has('allow')).toBe(false);
+    },
+  );
 });
 
 describe('URLs the router refuses before any route', () => {

@@ -5,13 +5,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { etagForBody } from '../http/responses/etag';
 
 /** Where SwaggerModule serves the files of swagger-ui-dist (@fastify/static's route). */
-const UI_FILES_ROUTE = '/docs/*';
+export const UI_FILES_ROUTE = '/docs/*';
 
 /**
  * The files of swagger-ui-dist that the docs UI loads: those its page and its OAuth
  * redirect page name, and their source maps, which browser devtools ask for.
  */
-const UI_FILES = new Set(
+export const UI_FILES: ReadonlySet<string> = new Set(
   [
     'swagger-ui.css',
     'swagger-ui-bundle.js',

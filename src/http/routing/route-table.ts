@@ -10,11 +10,13 @@ import type { FastifyInstance } from 'fastify';
  * @fastify/cors' `*` OPTIONS route answers preflights, and `/docs/*` (@fastify/static,
  * the docs UI's files) hands a file it does not have to the not-found handler: indexed,
  * it made every path under /docs "known", a `405` even for the GET it had just refused.
- * So a path that only a wildcard serves is `404` under any other method.
+ * So a path that only a wildcard serves is `404` under any other method, unless the
+ * route's paths are listed (`servesOnly`): then those, and only those, are indexed.
  */
 export class RouteTable {
   private readonly router: Instance<HTTPVersion.V1>;
   private readonly methods = new Set<string>();
+  private readonly listed = new Map<string, readonly string[]>();
 
   /** `maxParamLength`: the HTTP router's, so both agree on what can be a route parameter. */
   constructor(maxParamLength: number) {
@@ -24,14 +26,24 @@ export class RouteTable {
   /** Call before any route is registered. */
   attach(fastify: FastifyInstance): void {
     fastify.addHook('onRoute', (route) => {
-      if (route.url.includes('*')) return;
-      const methods = ([] as string[]).concat(route.method);
-      for (const method of methods) {
-        if (this.router.hasRoute(method as never, route.url)) continue;
-        this.router.on(method as never, route.url, () => undefined);
-        this.methods.add(method);
+      const paths = this.listed.get(route.url) ?? (route.url.includes('*') ? [] : [route.url]);
+      for (const method of ([] as string[]).concat(route.method)) {
+        for (const path of paths) {
+          if (this.router.hasRoute(method as never, path)) continue;
+          this.router.on(method as never, path, () => undefined);
+          this.methods.add(method);
+        }
       }
     });
+  }
+
+  /**
+   * The route registered as `url` (a wildcard or with parameters) serves `paths` and no
+   * others: those take its methods, any other path it matches is unknown (`404` under
+   * every method). Call before that route is registered.
+   */
+  servesOnly(url: string, paths: readonly string[]): void {
+    this.listed.set(url, paths);
   }
 
   /**
