@@ -308,6 +308,28 @@ describe('rate limits counted in Redis', () => {
     expectRateLimited(refusedThere);
   });
 
+  it('counts apart on an instance with another window length, whose answers announce its own window', async () => {
+    const shorter = await startTestApp({
+      RATE_LIMIT_PER_HOUR: '5',
+      RATE_LIMIT_WINDOW_S: '120',
+      REDIS_URL,
+    });
+    try {
+      const { key } = await newKeyHere();
+      await api.get('/api/v1/products', asKey(key));
+      await api.get('/api/v1/products', asKey(key));
+
+      const there = budgetOf(await shorter.get('/api/v1/products', asKey(key)));
+      const here = budgetOf(await api.get('/api/v1/products', asKey(key)));
+
+      expect(there).toEqual({ limit: 5, window: 120, remaining: 4, reset: expect.any(Number) });
+      expect(there.reset).toBeLessThanOrEqual(120);
+      expect(here.remaining).toBe(2);
+    } finally {
+      await shorter.close();
+    }
+  });
+
   it('shares the budget of a client IP between instances too', async () => {
     const ip = freshIp();
     for (const instance of [api, other, api, other, api]) {

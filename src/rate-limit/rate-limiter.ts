@@ -40,7 +40,7 @@ export class RateLimiter {
     name = 'default',
   ): Promise<RateLimitState> {
     if (request.rateLimit) return request.rateLimit;
-    const key = RateLimiter.keyOf(request, name);
+    const key = RateLimiter.keyOf(request, name, windowMs);
     return this.recorded(
       request,
       limit,
@@ -60,12 +60,18 @@ export class RateLimiter {
     name = 'default',
   ): RateLimitState | undefined {
     if (request.rateLimit) return request.rateLimit;
-    const record = this.storage.incrementNow(RateLimiter.keyOf(request, name), windowMs, limit);
+    const key = RateLimiter.keyOf(request, name, windowMs);
+    const record = this.storage.incrementNow(key, windowMs, limit);
     return record && this.recorded(request, limit, windowMs, record);
   }
 
-  private static keyOf(request: FastifyRequest, name: string): string {
-    return `${name}:${RateLimiter.trackerFor(request)}`;
+  /**
+   * The counter of a caller's window. Its length is part of the name: instances that
+   * disagree on it (a rolling change of RATE_LIMIT_WINDOW_S) count apart, so a window
+   * never outlasts the `w` its answers announce.
+   */
+  private static keyOf(request: FastifyRequest, name: string, windowMs: number): string {
+    return `${name}:${windowMs}:${RateLimiter.trackerFor(request)}`;
   }
 
   private recorded(
