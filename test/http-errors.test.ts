@@ -359,6 +359,21 @@ describe('request bodies', () => {
     expect(response.body).toMatchObject({ sku: body.sku });
   });
 
+  it.each([['charset=iso-8859-1'], ['charset=utf-16'], ['version=2']])(
+    'ignores the parameter %s of application/json and reads the body as UTF-8 (RFC 8259 §11)',
+    async (parameter) => {
+      const body = { ...productBody(), name: 'Café crème' };
+
+      const response = await api.request('POST', '/api/v1/products', {
+        rawBody: JSON.stringify(body),
+        headers: { 'Content-Type': `application/json; ${parameter}` },
+      });
+
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ sku: body.sku, name: 'Café crème' });
+    },
+  );
+
   it('refuses a body over 1 MiB with 413 payload_too_large', async () => {
     const body = productBody({ description: 'x'.repeat(1024 * 1024 + 16) });
 
