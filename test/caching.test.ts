@@ -24,6 +24,15 @@ function expectCacheHeaders(response: ApiResponse) {
   expect(vary).toEqual(expect.arrayContaining(['authorization', 'x-api-key']));
 }
 
+/** The part of an OpenAPI document these tests read: a GET's header parameters. */
+type Parameters = { name: string; schema: { maxLength?: number } }[];
+interface OpenApiWithGet {
+  paths: Record<string, { get: { parameters: Parameters } }>;
+}
+interface OpenApiWithPatch {
+  paths: Record<string, { patch: { parameters: Parameters } }>;
+}
+
 const productPath = (id: string, version = 1) => `/api/v${version}/products/${id}`;
 
 /** A full v1 body for PUT, from a product as GET shows it. */
@@ -144,6 +153,24 @@ describe('conditional GET of one resource', () => {
     expect(response.body).toMatchObject({ name: 'Renamed', version: 2 });
     expect(response.headers.get('etag')).toMatch(STRONG_ETAG);
     expect(response.headers.get('etag')).not.toBe(old);
+  });
+
+  it('answers an If-None-Match as long as the documents allow like any other', async () => {
+    const documented = (await api.get('/docs/v1/openapi.json')).body as OpenApiWithGet;
+    const maxLength = documented.paths['/api/v1/products/{id}'].get.parameters.find(
+      (p) => p.name === 'If-None-Match',
+    )?.schema.maxLength as number;
+    const product = await createProduct(api);
+    const etag = (await api.get(productPath(product.id))).headers.get('etag') as string;
+    const longest = `"${'a'.repeat(maxLength - 4 - etag.length)}", ${etag}`;
+
+    const response = await api.get(productPath(product.id), {
+      headers: { 'If-None-Match': longest },
+    });
+
+    expect(longest).toHaveLength(maxLength);
+    expect(response.status).toBe(304);
+    expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
   });
 });
 
@@ -437,6 +464,25 @@ describe('If-Match on writes', () => {
     versions.push(put.body.version);
     expect(versions).toEqual([1, 2, 3, 4, 5]);
     expect((await current(product.id)).body).toMatchObject({ version: 5, name: 'Four' });
+  });
+
+  it('answers an If-Match as long as the documents allow, matching nothing, with 412 and its headers', async () => {
+    const documented = (await api.get('/docs/v1/openapi.json')).body as OpenApiWithPatch;
+    const maxLength = documented.paths['/api/v1/products/{id}'].patch.parameters.find(
+      (p) => p.name === 'If-Match',
+    )?.schema.maxLength as number;
+    const product = await createProduct(api);
+    const longest = `"${'9'.repeat(maxLength - 2)}"`;
+
+    const response = await api.request('PATCH', productPath(product.id), {
+      body: { name: 'Never' },
+      headers: { 'If-Match': longest },
+    });
+
+    expect(longest).toHaveLength(maxLength);
+    expectProblem(response, 412, 'precondition_failed');
+    expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+    expect((await api.get(productPath(product.id))).body).toMatchObject({ version: 1 });
   });
 
   it('refuses a stale If-Match on /api/v2 and on the inventory too', async () => {

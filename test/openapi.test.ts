@@ -185,6 +185,10 @@ describe.each(['v1', 'v2'] as const)('%s document', (version) => {
     expect(doc().info.description).toMatch(/X-RateLimit-Limit/);
   });
 
+  it('says that another method on a path is 405 with Allow, which no operation can document', () => {
+    expect(doc().info.description).toMatch(/405 method_not_allowed.*\n?.*`Allow`/);
+  });
+
   it('documents If-None-Match and 304 on every GET, and an ETag where the answer has one', () => {
     for (const { path, method, operation } of operations(doc())) {
       const where = `${operation.operationId} ${path}`;

@@ -27,6 +27,8 @@ export type OpenApiDocuments = Record<`v${ApiVersion}`, Document>;
 const DESCRIPTION = `Products, inventory, orders, invoices and shipments over strict HTTP/JSON.
 
 Errors are RFC 9457 problem details whose \`type\` links to a page about their \`code\`.
+A path with no operation for the method sent answers \`405 method_not_allowed\` with an
+\`Allow\` header listing the methods it has; a path that does not exist answers \`404\`.
 Collections are paginated (\`limit\`, opaque \`cursor\`; v1 also \`page\`) and answer
 \`{data, pagination}\` with a \`Link\` header. Every GET carries a strong \`ETag\`; writes take
 \`If-Match\`. A customer sees only its own orders, invoices and shipments; other rows are 404.

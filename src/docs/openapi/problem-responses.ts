@@ -1,3 +1,4 @@
+import { MAX_PRECONDITION_LENGTH } from '../../http/input/header-fields';
 import { ERROR_CODES, ErrorCode } from '../../http/problems/error-codes';
 import type { Document, Json } from './openapi-shape';
 import { operations } from './openapi-shape';
@@ -29,8 +30,7 @@ const IF_NONE_MATCH: Json = {
   required: false,
   description:
     'The `ETag` of a copy the client holds (or a comma list, or `*`): when it still matches, the answer is `304 Not Modified` without a body. A value that matches nothing, malformed ones included, gets the full answer.',
-  // any value is answered; the bound is Node's header limit
-  schema: { type: 'string', maxLength: 16384 },
+  schema: { type: 'string', maxLength: MAX_PRECONDITION_LENGTH },
 };
 
 /** Added to every answer of a deprecated version (API.md §11). */

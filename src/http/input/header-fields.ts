@@ -1,6 +1,14 @@
 import { Problem } from '../problems/problem';
 
 /**
+ * The longest `If-Match` or `If-None-Match` the OpenAPI documents promise an answer to.
+ * Any value is answered (`412` or the full answer when it matches nothing); the bound is
+ * what fits: Node refuses a request whose request line and headers together pass 16 KiB
+ * (`400 bad_request`), so half of that leaves room for the rest of a request.
+ */
+export const MAX_PRECONDITION_LENGTH = 8192;
+
+/**
  * How many times the request sent the header `name` (lower case). Node joins most repeated
  * headers into one value (`a, b`), so a header that must come once is counted here.
  */

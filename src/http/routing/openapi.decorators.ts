@@ -7,6 +7,7 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { MAX_PRECONDITION_LENGTH } from '../input/header-fields';
 import type { CollectionSpec } from '../pagination/collection-spec';
 import { PaginationDto } from '../pagination/pagination.dto';
 
@@ -62,8 +63,7 @@ export const ApiIfMatch = () =>
     required: false,
     description:
       'Only apply the change if the resource still has this `ETag` (or one of a comma list; `*`: whatever its version). Any other value, a stale, weak or malformed tag alike, never matches: `412` and nothing changes.',
-    // any value is answered (412 when it matches nothing); the bound is Node's header limit
-    schema: { type: 'string', maxLength: 16384 },
+    schema: { type: 'string', maxLength: MAX_PRECONDITION_LENGTH },
   });
 
 /** `204` with what it means for this resource: `Deleted.`, `Archived: …`, `Revoked.` */

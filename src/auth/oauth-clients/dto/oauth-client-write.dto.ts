@@ -63,7 +63,9 @@ export class OAuthClientCreateDto {
 
   /**
    * The permissions the client may ask for, as OAuth scopes. A token carries the ones its
-   * request asked for, narrowed to what the user's roles allow.
+   * request asked for, narrowed to what the user's roles allow. `events:write` is accepted,
+   * as it always was, but grants nothing: no operation writes events, so the authorization
+   * server does not offer it and no token carries it.
    */
   @ApiProperty({
     enum: ALL_PERMISSIONS,
@@ -111,6 +113,7 @@ export class OAuthClientPatchDto {
   /**
    * Replaces the whole list. Refresh tokens already issued keep their scopes until they
    * are used; a new access token never carries more than the client may ask for.
+   * `events:write` is accepted but grants nothing (see creation).
    */
   @ApiProperty({
     required: false,

@@ -33,7 +33,10 @@ export class OAuthClientDto {
   redirectUris: string[];
   /** A public client has no secret and must use PKCE (S256). */
   public: boolean;
-  /** The permissions the client may ask for, as scopes. */
+  /**
+   * The permissions the client may ask for, as scopes; `events:write`, which no operation
+   * uses, grants nothing.
+   */
   @ApiProperty({
     type: 'array',
     items: { type: 'string', enum: ALL_PERMISSIONS },
