@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -88,8 +87,8 @@ export async function createApp(
       ? {
           ...options,
           https: {
-            cert: readFileSync(config.tls.certFile),
-            key: readFileSync(config.tls.keyFile),
+            cert: config.tls.cert,
+            key: config.tls.key,
             minVersion: 'TLSv1.3',
             requireHostHeader: false,
           },

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError } from './config/app-config';
@@ -30,11 +31,11 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: '0.0.0.0' });
+  // the port bound, which PORT=0 leaves to the system
+  const { port } = app.getHttpServer().address() as AddressInfo;
   const scheme = config.tls ? 'https' : 'http';
-  logger.log(`Commerce Operations API listening on ${scheme}://0.0.0.0:${config.port}`);
-  logger.log(
-    `API documentation: ${config.publicUrl ?? `${scheme}://localhost:${config.port}`}/docs`,
-  );
+  logger.log(`Commerce Operations API listening on ${scheme}://0.0.0.0:${port}`);
+  logger.log(`API documentation: ${config.publicUrl ?? `${scheme}://localhost:${port}`}/docs`);
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,8 @@
 // class-transformer's @Type reads design metadata; Nest loads this polyfill in the app
 import 'reflect-metadata';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppConfig, ConfigError } from '../src/config/app-config';
 
@@ -25,6 +26,11 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
     ['PORT', '70000'],
     ['PORT', '-1'],
     ['PORT', '80.5'],
+    ['PORT', '0x10'],
+    ['PORT', '1e3'],
+    ['PORT', '   '],
+    ['RATE_LIMIT_PER_HOUR', '1e3'],
+    ['DATABASE_POOL_SIZE', '0b11'],
     ['RATE_LIMIT_PER_HOUR', '0'],
     ['RATE_LIMIT_PER_HOUR', 'many'],
     ['RATE_LIMIT_WINDOW_S', '0'],
@@ -74,6 +80,82 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
     const error = configErrorFor({ TLS_KEY_FILE: '/etc/tls/key.pem' });
 
     expect(error.message).toContain('TLS_CERT_FILE');
+  });
+
+  describe('TLS_CERT_FILE and TLS_KEY_FILE, read and checked at start-up', () => {
+    let dir: string;
+    let cert: string;
+    let key: string;
+    let otherKey: string;
+
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'coa-config-tls-'));
+      [cert, key, otherKey] = ['cert.pem', 'key.pem', 'other-key.pem'].map((f) => join(dir, f));
+      const selfSigned = (keyOut: string, certOut: string) =>
+        execFileSync(
+          'openssl',
+          ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'].concat(
+            ['-subj', '/CN=localhost', '-days', '1', '-keyout', keyOut, '-out', certOut],
+          ),
+          { stdio: 'ignore' },
+        );
+      selfSigned(key, cert);
+      selfSigned(otherKey, join(dir, 'other-cert.pem'));
+      writeFileSync(join(dir, 'garbage.pem'), 'not a PEM file\n');
+    });
+
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('takes a certificate and its key, read once', () => {
+      const config = AppConfig.fromEnvironment({ TLS_CERT_FILE: cert, TLS_KEY_FILE: key });
+
+      expect(config.tls?.cert.toString()).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      expect(config.tls?.key.toString()).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    });
+
+    it.each([
+      [
+        'a certificate file that does not exist',
+        () => join(dir, 'missing.pem'),
+        () => key,
+        'TLS_CERT_FILE',
+        /cannot be read \(ENOENT\)/,
+      ],
+      [
+        'a folder as the key file',
+        () => cert,
+        () => dir,
+        'TLS_KEY_FILE',
+        /cannot be read \(EISDIR\)/,
+      ],
+      [
+        'a certificate file that holds no certificate',
+        () => join(dir, 'garbage.pem'),
+        () => key,
+        'TLS_CERT_FILE',
+        /holds no PEM certificate/,
+      ],
+      [
+        'a key file that holds no key',
+        () => cert,
+        () => join(dir, 'garbage.pem'),
+        'TLS_KEY_FILE',
+        /holds no PEM private key/,
+      ],
+      [
+        'the key of another certificate',
+        () => cert,
+        () => otherKey,
+        'TLS_KEY_FILE',
+        /is not the private key of the certificate/,
+      ],
+    ])('refuses %s, naming the variable', (_, certFile, keyFile, name, message) => {
+      const error = configErrorFor({ TLS_CERT_FILE: certFile(), TLS_KEY_FILE: keyFile() });
+
+      expect(error.message).toContain(`${name}: `);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toMatch(/\n\s+at\s/);
+    });
   });
 
   it('names every bad variable of one environment in one message', () => {
@@ -146,8 +228,6 @@ describe('AppConfig.fromEnvironment defaults and parsing', () => {
       SIGN_IN_LIMIT_PER_EMAIL: '5',
       SIGN_IN_LIMIT_PER_IP: '50',
       SIGN_IN_WINDOW_S: '300',
-      TLS_CERT_FILE: '/etc/tls/cert.pem',
-      TLS_KEY_FILE: '/etc/tls/key.pem',
       PUBLIC_URL: 'https://api.example/',
       AUTH_ISSUERS: '[]',
       WEBHOOK_RETRY_SCHEDULE: '1,2,3',
@@ -169,7 +249,6 @@ describe('AppConfig.fromEnvironment defaults and parsing', () => {
       corsOrigins: ['https://shop.example', 'http://localhost:5173'],
       rateLimit: { limit: 50, windowSeconds: 60 },
       signInLimit: { perEmail: 5, perIp: 50, windowSeconds: 300 },
-      tls: { certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem' },
       publicUrl: 'https://api.example',
       webhookRetryScheduleSeconds: [1, 2, 3],
       webhookDisableAfterSeconds: 600,
@@ -201,6 +280,40 @@ describe('the built entry point', () => {
       expect(result.stderr).toContain('PORT');
       expect(result.stderr).not.toMatch(/\n\s+at\s/);
     },
+  );
+
+  whenBuilt(
+    'prints the URL of /docs with the port it listens on when PORT=0 lets the system choose (skipped unless dist/main.js exists)',
+    async () => {
+      const child = spawn(process.execPath, [entry], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          PORT: '0',
+          WORKER: 'off',
+          LOG_LEVEL: 'info',
+          // the embedded database, in memory: nothing to migrate beforehand, nothing left
+          EMBEDDED_DB_DIR: 'memory',
+        },
+      });
+      try {
+        const docsUrl = await new Promise<string>((resolve, reject) => {
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const found = /API documentation: (http:\/\/localhost:\d+\/docs)/.exec(output);
+            if (found) resolve(found[1]);
+          });
+          child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+        });
+        const port = Number(new URL(docsUrl).port);
+
+        expect(port).toBeGreaterThan(0);
+        expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    },
+    60_000,
   );
 });
 

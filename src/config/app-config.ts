@@ -6,6 +6,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parseAuthIssuers, TrustedIssuerConfig } from './auth-issuers';
 import { EnvironmentVariables } from './environment';
+import { readTlsFiles, type TlsFiles } from './tls-files';
 
 /** A setting that stops the process at boot; the message names the variable. */
 export class ConfigError extends Error {
@@ -30,7 +31,8 @@ export class AppConfig {
     readonly perIp: number;
     readonly windowSeconds: number;
   };
-  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  /** the certificate and key, read and checked at start-up; undefined: plain HTTP */
+  readonly tls: TlsFiles | undefined;
   readonly publicUrl: string | undefined;
   /** external issuers whose JWT access tokens are trusted (AUTH_ISSUERS) */
   readonly authIssuers: readonly TrustedIssuerConfig[];
@@ -123,7 +125,11 @@ export class AppConfig {
       const missing = vars.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
       throw new ConfigError(`Invalid configuration:\n  ${missing}: must be set with its pair`);
     }
-    return { certFile: vars.TLS_CERT_FILE, keyFile: vars.TLS_KEY_FILE };
+    const files = readTlsFiles(vars.TLS_CERT_FILE, vars.TLS_KEY_FILE);
+    if ('problems' in files) {
+      throw new ConfigError(`Invalid configuration:\n  ${files.problems.join('\n  ')}`);
+    }
+    return files;
   }
 
   private static dateFrom(name: string, value: string | undefined): Date | undefined {

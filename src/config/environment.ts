@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -19,6 +19,13 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
   if (['false', '0', 'off', 'no'].includes(v)) return false;
   return value;
 };
+
+/**
+ * A whole number written in decimal digits, as people write one; `Number` would also
+ * take `0x10`, `1e3` and `  ` (0). Anything else stays a string, which @IsInt refuses.
+ */
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
 
 const toList = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -42,19 +49,19 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV: string = 'development';
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(0) @Max(65535) PORT: number = 3000;
 
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
 
   /** Connections each process may open to DATABASE_URL (the embedded database uses one). */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number =
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE: number =
     DEFAULT_POOL_SIZE;
 
   /** Milliseconds a query may go unanswered before it fails (503); migrations have no limit. */
   @IsOptional()
-  @Type(() => Number)
+  @Transform(toInteger)
   @IsInt()
   @Min(100)
   @Max(600_000)
@@ -77,17 +84,17 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false, require_protocol: true }, { each: true })
   CORS_ORIGINS: string[] = [];
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_PER_HOUR: number = 1000;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) RATE_LIMIT_PER_HOUR: number = 1000;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) RATE_LIMIT_WINDOW_S: number = 3600;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) RATE_LIMIT_WINDOW_S: number = 3600;
 
   /** Sign-in attempts at the built-in authorization server per email, per window. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_EMAIL: number = 10;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_EMAIL: number = 10;
 
   /** Sign-in attempts per client IP (an IPv6 /64), per window. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_IP: number = 100;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_IP: number = 100;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) SIGN_IN_WINDOW_S: number = 900;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_WINDOW_S: number = 900;
 
   @IsOptional() @IsString() TLS_CERT_FILE?: string;
 
@@ -107,7 +114,7 @@ export class EnvironmentVariables {
   @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
   WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,36000';
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER_S: number = 432000;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER_S: number = 432000;
 
   @IsOptional() @Transform(toBoolean) @IsBoolean() MIGRATIONS_RUN: boolean = true;
 
@@ -122,7 +129,7 @@ export class EnvironmentVariables {
   @IsOptional() @IsIn(['on', 'off']) WORKER: string = 'on';
 
   /** `npm run worker` serves GET /metrics on this port; unset: no metrics server. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) WORKER_METRICS_PORT?: number;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(0) @Max(65535) WORKER_METRICS_PORT?: number;
 
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

@@ -8,7 +8,7 @@ import {
   servesPages,
 } from './security-headers';
 
-const TLS = { certFile: 'cert.pem', keyFile: 'key.pem' };
+const TLS = { cert: Buffer.from('certificate'), key: Buffer.from('key') };
 
 const headersFor = (options: (config: AppConfig) => HelmetOptions, tls?: AppConfig['tls']) =>
   new Map(
