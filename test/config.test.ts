@@ -283,6 +283,28 @@ describe('the built entry point', () => {
   );
 
   whenBuilt(
+    'stops with exit code 1 and says to run the migrations when MIGRATIONS_RUN=false finds them pending (skipped unless dist/main.js exists)',
+    () => {
+      const result = spawnSync(process.execPath, [entry], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          MIGRATIONS_RUN: 'false',
+          EMBEDDED_DB_DIR: 'memory',
+          WORKER: 'off',
+          LOG_LEVEL: 'error',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('npm run migration:run');
+      expect(result.stderr).not.toMatch(/does not exist/);
+    },
+    60_000,
+  );
+
+  whenBuilt(
     'prints the URL of /docs with the port it listens on when PORT=0 lets the system choose (skipped unless dist/main.js exists)',
     async () => {
       const child = spawn(process.execPath, [entry], {

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, ConfigError } from '../config/app-config';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { applyMigrations, dataSourceOptions, DatabaseTarget } from './data-source-options';
 
@@ -37,8 +37,16 @@ export class DatabaseModule {
       providers: [
         {
           provide: CursorCodec,
-          inject: [DataSource],
-          useFactory: async (dataSource: DataSource) => {
+          inject: [DataSource, AppConfig],
+          useFactory: async (dataSource: DataSource, config: AppConfig) => {
+            // The first read of the schema: with MIGRATIONS_RUN=false and migrations this
+            // build needs still pending, it would fail on some missing table, saying nothing
+            // of why. This process's own migrations only: a newer build's are not its concern.
+            if (!config.migrationsRun && (await dataSource.showMigrations())) {
+              throw new ConfigError(
+                'MIGRATIONS_RUN=false, and this build has migrations the database does not: run `npm run migration:run` (or start once without MIGRATIONS_RUN=false) first.',
+              );
+            }
             const rows: { value: string }[] = await dataSource.query(
               `SELECT value FROM app_secrets WHERE name = 'cursor'`,
             );
