@@ -24,13 +24,19 @@ function expectCacheHeaders(response: ApiResponse) {
   expect(vary).toEqual(expect.arrayContaining(['authorization', 'x-api-key']));
 }
 
-/** The part of an OpenAPI document these tests read: a GET's header parameters. */
-type Parameters = { name: string; schema: { maxLength?: number } }[];
-interface OpenApiWithGet {
-  paths: Record<string, { get: { parameters: Parameters } }>;
+/** The part of an OpenAPI document these tests read: the header parameters of an operation. */
+interface OpenApiHeaders {
+  paths: Record<
+    string,
+    Record<string, { parameters: { name: string; schema: { maxLength?: number } }[] }>
+  >;
 }
-interface OpenApiWithPatch {
-  paths: Record<string, { patch: { parameters: Parameters } }>;
+
+/** The `maxLength` /docs/v1 gives `header` on `method` of one product. */
+async function documentedMaxLength(method: 'get' | 'patch', header: string): Promise<number> {
+  const documented = (await api.get('/docs/v1/openapi.json')).body as OpenApiHeaders;
+  const operation = documented.paths['/api/v1/products/{id}'][method];
+  return operation.parameters.find((p) => p.name === header)?.schema.maxLength as number;
 }
 
 const productPath = (id: string, version = 1) => `/api/v${version}/products/${id}`;
@@ -156,10 +162,7 @@ describe('conditional GET of one resource', () => {
   });
 
   it('answers an If-None-Match as long as the documents allow like any other', async () => {
-    const documented = (await api.get('/docs/v1/openapi.json')).body as OpenApiWithGet;
-    const maxLength = documented.paths['/api/v1/products/{id}'].get.parameters.find(
-      (p) => p.name === 'If-None-Match',
-    )?.schema.maxLength as number;
+    const maxLength = await documentedMaxLength('get', 'If-None-Match');
     const product = await createProduct(api);
     const etag = (await api.get(productPath(product.id))).headers.get('etag') as string;
     const longest = `"${'a'.repeat(maxLength - 4 - etag.length)}", ${etag}`;
@@ -467,10 +470,7 @@ describe('If-Match on writes', () => {
   });
 
   it('answers an If-Match as long as the documents allow, matching nothing, with 412 and its headers', async () => {
-    const documented = (await api.get('/docs/v1/openapi.json')).body as OpenApiWithPatch;
-    const maxLength = documented.paths['/api/v1/products/{id}'].patch.parameters.find(
-      (p) => p.name === 'If-Match',
-    )?.schema.maxLength as number;
+    const maxLength = await documentedMaxLength('patch', 'If-Match');
     const product = await createProduct(api);
     const longest = `"${'9'.repeat(maxLength - 2)}"`;
 

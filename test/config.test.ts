@@ -263,6 +263,13 @@ describe('AppConfig.fromEnvironment defaults and parsing', () => {
 
 describe('the built entry point', () => {
   const entry = join(__dirname, '..', 'dist', 'main.js');
+  /** `env` and no more, on the embedded database in memory: nothing to set up, nothing left. */
+  const only = (env: Record<string, string>) => ({
+    PATH: process.env.PATH ?? '',
+    EMBEDDED_DB_DIR: 'memory',
+    WORKER: 'off',
+    ...env,
+  });
   // CI builds after the tests run, so the built entry is often absent; the rules are
   // covered through AppConfig.fromEnvironment above either way.
   const whenBuilt = existsSync(entry) ? it : it.skip;
@@ -286,13 +293,7 @@ describe('the built entry point', () => {
     'stops with exit code 1 and says to run the migrations when MIGRATIONS_RUN=false finds them pending (skipped unless dist/main.js exists)',
     () => {
       const result = spawnSync(process.execPath, [entry], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          MIGRATIONS_RUN: 'false',
-          EMBEDDED_DB_DIR: 'memory',
-          WORKER: 'off',
-          LOG_LEVEL: 'error',
-        },
+        env: only({ MIGRATIONS_RUN: 'false', LOG_LEVEL: 'error' }),
         encoding: 'utf8',
         timeout: 60_000,
       });
@@ -308,14 +309,7 @@ describe('the built entry point', () => {
     'prints the URL of /docs with the port it listens on when PORT=0 lets the system choose (skipped unless dist/main.js exists)',
     async () => {
       const child = spawn(process.execPath, [entry], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          PORT: '0',
-          WORKER: 'off',
-          LOG_LEVEL: 'info',
-          // the embedded database, in memory: nothing to migrate beforehand, nothing left
-          EMBEDDED_DB_DIR: 'memory',
-        },
+        env: only({ PORT: '0', LOG_LEVEL: 'info' }),
       });
       try {
         const docsUrl = await new Promise<string>((resolve, reject) => {
