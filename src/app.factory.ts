@@ -122,6 +122,9 @@ export async function createApp(
     {
       bodyParser: false,
       logger: appLogger(config, logger),
+      // A failure while the app is built reaches the caller, which says what failed
+      // (main.ts) whatever LOG_LEVEL is; Nest would otherwise log it and exit at once.
+      abortOnError: false,
     },
   );
   app.enableVersioning({ type: VersioningType.URI, prefix: 'api/v' });

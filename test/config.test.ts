@@ -293,7 +293,7 @@ describe('the built entry point', () => {
     'stops with exit code 1 and says to run the migrations when MIGRATIONS_RUN=false finds them pending (skipped unless dist/main.js exists)',
     () => {
       const result = spawnSync(process.execPath, [entry], {
-        env: only({ MIGRATIONS_RUN: 'false', LOG_LEVEL: 'error' }),
+        env: only({ MIGRATIONS_RUN: 'false', LOG_LEVEL: 'silent' }),
         encoding: 'utf8',
         timeout: 60_000,
       });
