@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = AppConfig.fromEnvironment({ ...process.env, WORKER: 'on' });
   if (!config.databaseUrl) {
     throw new ConfigError(
-      'Invalid configuration:\n  DATABASE_URL: is required by `npm run worker` (without it, `npm start` runs the worker in-process on the embedded database)',
+      'DATABASE_URL: is required by `npm run worker` (without it, `npm start` runs the worker in-process on the embedded database)',
     );
   }
   const logger = new Logger('Worker');

@@ -8,9 +8,16 @@ import { parseAuthIssuers, TrustedIssuerConfig } from './auth-issuers';
 import { EnvironmentVariables } from './environment';
 import { readTlsFiles, type TlsFiles } from './tls-files';
 
-/** A setting that stops the process at boot; the message names the variable. */
+/**
+ * A setting that stops the process at boot. Each problem is a line `NAME: what is wrong`,
+ * under one heading, so every such message reads alike whoever finds the problem.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+
+  constructor(...problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
 }
 
 /** The typed, validated configuration every module reads; built once from the environment. */
@@ -92,7 +99,7 @@ export class AppConfig {
       const lines = problems.map(
         (p) => `${p.property}: ${Object.values(p.constraints ?? {}).join('; ')}`,
       );
-      throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+      throw new ConfigError(...lines);
     }
     return new AppConfig(vars);
   }
@@ -112,9 +119,7 @@ export class AppConfig {
     };
     const bad = parts.find((part) => !valid(part));
     if (bad !== undefined) {
-      throw new ConfigError(
-        `Invalid configuration:\n  TRUST_PROXY: "${bad}" is not an address, CIDR or known name`,
-      );
+      throw new ConfigError(`TRUST_PROXY: "${bad}" is not an address, CIDR or known name`);
     }
     return parts;
   }
@@ -123,12 +128,10 @@ export class AppConfig {
     if (!vars.TLS_CERT_FILE && !vars.TLS_KEY_FILE) return undefined;
     if (!vars.TLS_CERT_FILE || !vars.TLS_KEY_FILE) {
       const missing = vars.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
-      throw new ConfigError(`Invalid configuration:\n  ${missing}: must be set with its pair`);
+      throw new ConfigError(`${missing}: must be set with its pair`);
     }
     const files = readTlsFiles(vars.TLS_CERT_FILE, vars.TLS_KEY_FILE);
-    if ('problems' in files) {
-      throw new ConfigError(`Invalid configuration:\n  ${files.problems.join('\n  ')}`);
-    }
+    if ('problems' in files) throw new ConfigError(...files.problems);
     return files;
   }
 
@@ -143,7 +146,7 @@ export class AppConfig {
       calendarDay.getUTCMonth() !== month - 1 ||
       calendarDay.getUTCDate() !== day
     ) {
-      throw new ConfigError(`Invalid configuration:\n  ${name}: is not a valid date`);
+      throw new ConfigError(`${name}: is not a valid date`);
     }
     return date;
   }
@@ -151,7 +154,7 @@ export class AppConfig {
   private static issuersFrom(value: string | undefined): TrustedIssuerConfig[] {
     const result = parseAuthIssuers(value);
     if ('problems' in result) {
-      throw new ConfigError(`Invalid configuration:\n  ${result.problems.join('\n  ')}`);
+      throw new ConfigError(...result.problems);
     }
     return result.issuers;
   }

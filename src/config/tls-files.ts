@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-/** The server's certificate (its chain) and private key, as TLS_CERT_FILE and TLS_KEY_FILE hold them. */
+/** The server's certificate (with its chain) and private key, as the two files hold them. */
 export interface TlsFiles {
   readonly cert: Buffer;
   readonly key: Buffer;

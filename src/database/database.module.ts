@@ -42,9 +42,11 @@ export class DatabaseModule {
             // The first read of the schema: with MIGRATIONS_RUN=false and migrations this
             // build needs still pending, it would fail on some missing table, saying nothing
             // of why. This process's own migrations only: a newer build's are not its concern.
+            // (On an empty database TypeORM creates its empty `migrations` table for this, as
+            // `npm run migration:run` would first.)
             if (!config.migrationsRun && (await dataSource.showMigrations())) {
               throw new ConfigError(
-                'MIGRATIONS_RUN=false, and this build has migrations the database does not: run `npm run migration:run` (or start once without MIGRATIONS_RUN=false) first.',
+                'MIGRATIONS_RUN: is false, and this build has migrations the database lacks: run `npm run migration:run` (or start once without MIGRATIONS_RUN=false) first',
               );
             }
             const rows: { value: string }[] = await dataSource.query(

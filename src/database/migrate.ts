@@ -8,7 +8,7 @@ import { applyMigrations } from './data-source-options';
 async function migrate(): Promise<void> {
   const config = AppConfig.fromEnvironment();
   if (!config.databaseUrl) {
-    throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required to run migrations');
+    throw new ConfigError('DATABASE_URL: is required to run migrations');
   }
   const applied = await applyMigrations({ url: config.databaseUrl, embedded: false });
   console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations.');

@@ -2,8 +2,8 @@ import type { RouteTable } from '../http/routing/route-table';
 import { ERROR_CODES } from '../http/problems/error-codes';
 import { UI_FILES, UI_FILES_ROUTE } from './docs-ui-files';
 
-/** DocsController's route for the page of one error code. */
-const ERROR_PAGE_ROUTE = '/docs/errors/:code';
+/** DocsController's route for the page of one error code, under `/docs`. */
+export const ERROR_PAGE_ROUTE = 'errors/:code';
 
 /**
  * The docs routes whose pattern matches more than they serve: the docs UI's files among
@@ -17,7 +17,7 @@ export function listDocsPaths(routes: RouteTable): void {
     [...UI_FILES].map((file) => `/docs/${file}`),
   );
   routes.servesOnly(
-    ERROR_PAGE_ROUTE,
+    `/docs/${ERROR_PAGE_ROUTE}`,
     Object.keys(ERROR_CODES).map((code) => `/docs/errors/${code}`),
   );
 }

@@ -6,6 +6,7 @@ import { marked } from 'marked';
 import { Public } from '../auth/auth.decorators';
 import { ERROR_CODES, isErrorCode } from '../http/problems/error-codes';
 import { Problem } from '../http/problems/problem';
+import { ERROR_PAGE_ROUTE } from './docs-paths';
 import { escapeHtml, htmlPage } from './html-page';
 import { OpenApiRegistry } from './openapi/openapi-registry';
 
@@ -45,7 +46,7 @@ export class DocsController {
     return htmlPage('Error codes', `<h1>Error codes</h1><ul>${items}</ul>`);
   }
 
-  @Get('errors/:code')
+  @Get(ERROR_PAGE_ROUTE)
   @Header('Content-Type', 'text/html; charset=utf-8')
   error(@Param('code') code: string): string {
     if (!isErrorCode(code)) throw new Problem('not_found', `There is no error code ${code}.`);

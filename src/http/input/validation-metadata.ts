@@ -24,10 +24,11 @@ type Grouping = MetadataStorage['groupByPropertyName'];
  * rules and groups them by property, and it has no option to keep them; keeping them
  * here took about 5.5 % off an order's instructions (docs/performance.md). A class's
  * rules change only when a decorator adds one, at load time, so both lookups are kept
- * per class and options, and all are dropped whenever a rule is added. The lists handed out are frozen:
- * they are shared from then on. class-validator keeps one storage per process, reached
- * through `getMetadataStorage()` by the decorators and by `validate`, so its methods are
- * wrapped in place rather than replaced by a subclass. Installing twice changes nothing.
+ * per class and options, and all are dropped whenever a rule is added. The lists handed
+ * out are frozen: they are shared from then on. class-validator keeps one storage per
+ * process, reached through `getMetadataStorage()` by the decorators and by `validate`, so
+ * its methods are wrapped in place rather than replaced by a subclass. Installing twice
+ * changes nothing.
  */
 export function cacheRuleLookups(storage: Storage = getMetadataStorage()): void {
   if (storage[CACHED]) return;
