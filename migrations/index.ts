@@ -13,6 +13,7 @@ import { IdempotencyCommitted1763856000060 } from './1763856000060-IdempotencyCo
 import { WebhookEndpointEnabledAt1763856000070 } from './1763856000070-WebhookEndpointEnabledAt';
 import { InventoryHotUpdates1763856000080 } from './1763856000080-InventoryHotUpdates';
 import { ProductFilterIndexes1763856000090 } from './1763856000090-ProductFilterIndexes';
+import { RowCounts1763856000100 } from './1763856000100-RowCounts';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   WebhookEndpointEnabledAt1763856000070,
   InventoryHotUpdates1763856000080,
   ProductFilterIndexes1763856000090,
+  RowCounts1763856000100,
 ];

@@ -4,8 +4,12 @@ import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from '../config/app-config';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { applyMigrations, dataSourceOptions, DatabaseTarget } from './data-source-options';
+import { RowCountsFolder } from './row-counts';
 
-/** The data source, plus the database-held secrets other modules need at boot. */
+/**
+ * The data source, plus the database-held secrets other modules need at boot, and the
+ * upkeep of row_counts (RowCountsFolder).
+ */
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -35,6 +39,7 @@ export class DatabaseModule {
         }),
       ],
       providers: [
+        RowCountsFolder,
         {
           provide: CursorCodec,
           inject: [DataSource, AppConfig],

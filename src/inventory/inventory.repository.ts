@@ -20,6 +20,7 @@ const SKU = { column: 'i.sku', property: 'sku', kind: 'string' } as const;
 
 export const INVENTORY: CollectionSpec = {
   name: 'inventory',
+  counted: 'inventory_items',
   key: SKU,
   defaultSort: 'sku',
   sortable: {
@@ -152,7 +153,7 @@ export class InventoryRepository {
     } else if (filters.belowReorderLevel === false) {
       qb.andWhere('NOT i.below_reorder');
     }
-    return paginate(qb, INVENTORY, page, this.cursors);
+    return paginate(qb, INVENTORY, page, this.cursors, this.live());
   }
 
   /** Every product has one inventory item, created with it at quantity 0. */

@@ -25,6 +25,7 @@ const ID = { column: 'p.id', property: 'id', kind: 'string' } as const;
 
 export const PRODUCTS: CollectionSpec = {
   name: 'products',
+  counted: 'products',
   key: ID,
   defaultSort: '-createdAt',
   sortable: {
@@ -78,7 +79,7 @@ export class ProductsRepository {
   }
 
   list(filters: ProductFilters, page: PageRequest): Promise<Page<ProductEntity>> {
-    return paginate(this.matching(filters), PRODUCTS, page, this.cursors);
+    return paginate(this.matching(filters), PRODUCTS, page, this.cursors, this.live());
   }
 
   /**

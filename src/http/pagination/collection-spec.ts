@@ -19,6 +19,11 @@ export interface CollectionSpec {
   sortable: Record<string, SortableField>;
   /** used when the client sends no `sort` */
   defaultSort: string;
+  /**
+   * The table whose rows `row_counts` counts (migration RowCounts) when they are this
+   * collection's whole list: its `total` is then read, not counted (paginate).
+   */
+  counted?: string;
 }
 
 /** The name `sort` takes the tie-breaking key by (`id`; `sku` for inventory). */

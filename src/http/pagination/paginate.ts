@@ -1,4 +1,5 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { rowCountOf } from '../../database/row-counts';
 import { Problem } from '../problems/problem';
 import { keyName, type CollectionSpec, type SortableField } from './collection-spec';
 import { CursorCodec, invalidCursor } from './cursor-codec';
@@ -23,12 +24,19 @@ interface SortTerm {
  * page 50,000 costs what page 1 costs; the v1 `page` style is an offset. `total` counts
  * the same filtered query in the same statement as the page (withTotal). The query
  * builder arrives with its filters applied and without joins that multiply rows.
+ *
+ * `whole` is the collection's own query, before any filter or owner narrows it. When
+ * `qb` is still that query (the same SQL) and the spec names the table whose rows
+ * `row_counts` counts, `total` is read from there instead of counted: as exact, and as
+ * cheap at a hundred million rows as at ten. Comparing the SQL, not a list of filters,
+ * keeps this right for a filter added later.
  */
 export async function paginate<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
   spec: CollectionSpec,
   request: PageRequest,
   codec: CursorCodec,
+  whole?: SelectQueryBuilder<E>,
 ): Promise<Page<E>> {
   if (request.page !== undefined && request.cursor !== undefined) {
     throw new Problem('bad_request', 'page and cursor cannot be used together.', [
@@ -38,11 +46,16 @@ export async function paginate<E extends ObjectLiteral>(
   const limit = request.limit ?? DEFAULT_LIMIT;
   const terms = parseSort(spec, request.sort ?? spec.defaultSort);
   const sortKey = terms.map((t) => (t.descending ? '-' : '') + t.name).join(',');
+  const counted =
+    spec.counted !== undefined && whole !== undefined && qb.getQuery() === whole.getQuery()
+      ? spec.counted
+      : undefined;
   if (request.page !== undefined) {
     const page = request.page;
     const { rows: items, total } = await withTotal(
       offsetPage(qb, spec, terms, (page - 1) * limit, limit),
       qb,
+      counted,
     );
     return new Page(
       items,
@@ -66,7 +79,7 @@ export async function paginate<E extends ObjectLiteral>(
   const query = orderBy(qb.clone(), terms, backward).limit(limit + 1);
   if (cursor) applyKeyset(query, terms, cursor.k, backward, cursor.i === 1);
   // counted only once the cursor is known to be good: a 400 costs no query
-  const { rows, total } = await withTotal(query, qb);
+  const { rows, total } = await withTotal(query, qb, counted);
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit);
   if (backward) items.reverse();
@@ -95,21 +108,29 @@ export async function paginate<E extends ObjectLiteral>(
 /** The column of a page's rows that carries `total` (withTotal). */
 const TOTAL = 'page_total';
 
+/** The parameter naming the counted table (rowCountOf). */
+const COUNTED = '_counted';
+
 /**
  * The rows of `page` and the `total` of `filtered`, in one statement: the count is a
  * scalar subquery of the page's select list, which PostgreSQL runs once (an InitPlan), so
  * a list is one round trip on one connection instead of two. Each round trip costs the
- * API more CPU than the count itself (docs/performance.md). An empty page has no row to
- * carry the total; only then is it counted on its own.
+ * API more CPU than the count itself (docs/performance.md). With `counted`, the subquery
+ * reads that table's row count instead (paginate). An empty page has no row to carry the
+ * total; only then is it counted on its own.
  */
 async function withTotal<E extends ObjectLiteral>(
   page: SelectQueryBuilder<E>,
   filtered: SelectQueryBuilder<E>,
+  counted: string | undefined,
 ): Promise<{ rows: E[]; total: number }> {
-  const { entities, raw } = await page
-    .addSelect(`(${countQuery(filtered).getQuery()})`, TOTAL)
-    .getRawAndEntities<Record<string, unknown>>();
-  const total = raw.length > 0 ? Number(raw[0][TOTAL]) : await countRows(filtered);
+  if (counted !== undefined) {
+    page.addSelect(rowCountOf(`:${COUNTED}`), TOTAL).setParameter(COUNTED, counted);
+  } else {
+    page.addSelect(`(${countQuery(filtered).getQuery()})`, TOTAL);
+  }
+  const { entities, raw } = await page.getRawAndEntities<Record<string, unknown>>();
+  const total = raw.length > 0 ? Number(raw[0][TOTAL]) : await countRows(filtered, counted);
   return { rows: entities, total };
 }
 
@@ -121,8 +142,18 @@ function countQuery<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQ
   return qb.clone().select('COUNT(*)', 'total').orderBy();
 }
 
-async function countRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): Promise<number> {
-  const row = await countQuery(qb).getRawOne<{ total: string }>();
+async function countRows<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  counted: string | undefined,
+): Promise<number> {
+  const row =
+    counted !== undefined
+      ? (
+          await qb.connection.query<{ total: string }[]>(`SELECT ${rowCountOf('$1')} AS total`, [
+            counted,
+          ])
+        )[0]
+      : await countQuery(qb).getRawOne<{ total: string }>();
   return Number(row?.total ?? 0);
 }
 
