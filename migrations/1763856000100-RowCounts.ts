@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * a million rows and more, written rarely. Not the tables an order writes (orders, events,
  * and with them invoices and shipments): keeping their counts cost every order an UPDATE
  * of a row that all writers' rows share a page with, 15–25 % of orders a second in the
- * bench (docs/performance.md).
+ * bench (docs/performance.md). RowCountMarks counts those.
  */
 const COUNTED = [
   { table: 'products', liveOnly: true },

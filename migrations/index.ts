@@ -14,6 +14,7 @@ import { WebhookEndpointEnabledAt1763856000070 } from './1763856000070-WebhookEn
 import { InventoryHotUpdates1763856000080 } from './1763856000080-InventoryHotUpdates';
 import { ProductFilterIndexes1763856000090 } from './1763856000090-ProductFilterIndexes';
 import { RowCounts1763856000100 } from './1763856000100-RowCounts';
+import { RowCountMarks1763856000110 } from './1763856000110-RowCountMarks';
 
 /** Every migration, in order. Listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   InventoryHotUpdates1763856000080,
   ProductFilterIndexes1763856000090,
   RowCounts1763856000100,
+  RowCountMarks1763856000110,
 ];

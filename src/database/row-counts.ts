@@ -1,18 +1,22 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { inTransaction } from './transaction';
 
 /**
- * The number of rows `row_counts` holds for a table, as a scalar subquery; `placeholder`
- * is the parameter that names the table (`$1`, `:name`). Triggers keep the count in the
- * transaction of each write (migration RowCounts), so within one statement it is exactly
- * the number of live rows that statement sees.
+ * The number of rows of a counted table, as a scalar expression; `placeholder` is the
+ * parameter that names the table (`$1`, `:name`). `row_count_of` (migration
+ * RowCountMarks) reads the catalog's counts, kept by triggers (RowCounts), or a marked
+ * table's mark and the rows past it. It runs in its caller's snapshot, so within one
+ * statement it is exactly the number of live rows that statement sees.
  */
-export const rowCountOf = (placeholder: string): string =>
-  `(SELECT COALESCE(sum(n), 0) FROM row_counts WHERE relation = ${placeholder})`;
+export const rowCountOf = (placeholder: string): string => `(SELECT row_count_of(${placeholder}))`;
 
-/** Each connection's rows are folded about this often. */
+/** Each connection's rows of `row_counts` are folded about this often. */
 const FOLD_EVERY_MS = 10 * 60 * 1000;
+
+/** The marks of `row_count_marks` move forward about this often. */
+const MARK_EVERY_MS = 5 * 1000;
 
 /**
  * Folds every connection's row of `row_counts` into shard 0. Counts grow one row per
@@ -25,21 +29,17 @@ const FOLD_EVERY_MS = 10 * 60 * 1000;
 @Injectable()
 export class RowCountsFolder implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('RowCounts');
-  private timer?: NodeJS.Timeout;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => {
-      this.fold().catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'folding row counts failed'),
-      );
-    }, FOLD_EVERY_MS);
-    this.timer.unref();
+    this.every(FOLD_EVERY_MS, 'folding row counts', () => this.fold());
+    this.every(MARK_EVERY_MS, 'moving row count marks', () => this.mark());
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    for (const timer of this.timers) clearInterval(timer);
   }
 
   /** One fold; answers how many rows it folded. */
@@ -57,5 +57,42 @@ export class RowCountsFolder implements OnModuleInit, OnModuleDestroy {
        SELECT count(*) AS folded FROM taken`,
     );
     return Number(rows[0].folded);
+  }
+
+  /**
+   * Moves every table's mark to the oldest transaction still running: the rows of the
+   * transactions finished since the last mark are counted into `n`, once. The mark's row
+   * is locked before the count's snapshot is taken, so a delete that took rows out of `n`
+   * has committed by then and the count does not see them.
+   */
+  async mark(): Promise<void> {
+    const marks: { relation: string }[] = await this.dataSource.query(
+      'SELECT relation FROM row_count_marks',
+    );
+    for (const { relation } of marks) {
+      const table = `"${relation.replaceAll('"', '""')}"`;
+      await inTransaction(this.dataSource, async (manager) => {
+        await manager.query('SELECT 1 FROM row_count_marks WHERE relation = $1 FOR UPDATE', [
+          relation,
+        ]);
+        await manager.query(
+          `UPDATE row_count_marks m
+           SET n = m.n + (SELECT count(*) FROM ${table} t
+                          WHERE t.created_xid >= m.below AND t.created_xid < x.xmin),
+               below = x.xmin
+           FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
+           WHERE m.relation = $1 AND x.xmin > m.below`,
+          [relation],
+        );
+      });
+    }
+  }
+
+  private every(ms: number, what: string, run: () => Promise<unknown>): void {
+    const timer = setInterval(() => {
+      run().catch((error: unknown) => this.logger.warn({ err: error }, `${what} failed`));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
   }
 }

@@ -25,6 +25,7 @@ const ID = { column: 'e.id', property: 'id', kind: 'string' } as const;
 
 export const EVENTS: CollectionSpec = {
   name: 'events',
+  counted: 'events',
   key: ID,
   defaultSort: '-createdAt',
   sortable: {
@@ -63,12 +64,17 @@ export class EventsRepository {
   }
 
   list(filters: EventFilters, page: PageRequest): Promise<Page<EventEntity>> {
-    const qb = this.events.createQueryBuilder('e');
+    const qb = this.all();
     if (filters.type !== undefined) qb.andWhere('e.type = :type', filters);
     if (filters.createdFrom !== undefined) {
       qb.andWhere('e.created_at >= :from', { from: rfc3339InUtc(filters.createdFrom) });
     }
-    return paginate(qb, EVENTS, page, this.cursors);
+    return paginate(qb, EVENTS, page, this.cursors, this.all());
+  }
+
+  /** Every event: the list's query before filters and ownership narrow it. */
+  private all() {
+    return this.events.createQueryBuilder('e');
   }
 
   findById(id: string): Promise<EventEntity | null> {

@@ -38,6 +38,7 @@ const ID = { column: 'i.id', property: 'id', kind: 'string' } as const;
 
 export const INVOICES: CollectionSpec = {
   name: 'invoices',
+  counted: 'invoices',
   key: ID,
   defaultSort: '-createdAt',
   sortable: {
@@ -82,12 +83,17 @@ export class InvoicesRepository {
     filters: InvoiceFilters,
     page: PageRequest,
   ): Promise<Page<InvoiceEntity>> {
-    const qb = ownedBy(principal, this.invoices.createQueryBuilder('i'), 'i.customer_id');
+    const qb = ownedBy(principal, this.all(), 'i.customer_id');
     if (filters.status !== undefined) qb.andWhere('i.status = :status', filters);
     if (filters.orderId !== undefined) qb.andWhere('i.order_id = :orderId', filters);
-    const result = await paginate(qb, INVOICES, page, this.cursors);
+    const result = await paginate(qb, INVOICES, page, this.cursors, this.all());
     await attachLines(this.invoices.manager, result.items);
     return result;
+  }
+
+  /** Every invoice: the list's query before filters and ownership narrow it. */
+  private all() {
+    return this.invoices.createQueryBuilder('i');
   }
 
   /**

@@ -38,6 +38,7 @@ const ID = { column: 'o.id', property: 'id', kind: 'string' } as const;
 
 export const ORDERS: CollectionSpec = {
   name: 'orders',
+  counted: 'orders',
   key: ID,
   defaultSort: '-createdAt',
   sortable: {
@@ -94,7 +95,7 @@ export class OrdersRepository {
     filters: OrderFilters,
     page: PageRequest,
   ): Promise<Page<OrderEntity>> {
-    const qb = ownedBy(principal, this.orders.createQueryBuilder('o'), 'o.customer_id');
+    const qb = ownedBy(principal, this.all(), 'o.customer_id');
     if (filters.status !== undefined) qb.andWhere('o.status = :status', filters);
     if (filters.customerId !== undefined) qb.andWhere('o.customer_id = :customerId', filters);
     if (filters.createdFrom !== undefined) {
@@ -103,9 +104,14 @@ export class OrdersRepository {
     if (filters.createdTo !== undefined) {
       qb.andWhere('o.created_at < :to', { to: rfc3339InUtc(filters.createdTo) });
     }
-    const result = await paginate(qb, ORDERS, page, this.cursors);
+    const result = await paginate(qb, ORDERS, page, this.cursors, this.all());
     await attachLines(this.orders.manager, result.items);
     return result;
+  }
+
+  /** Every order: the list's query before filters and ownership narrow it. */
+  private all() {
+    return this.orders.createQueryBuilder('o');
   }
 
   /**

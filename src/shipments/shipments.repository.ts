@@ -20,6 +20,7 @@ const ID = { column: 's.id', property: 'id', kind: 'string' } as const;
 
 export const SHIPMENTS: CollectionSpec = {
   name: 'shipments',
+  counted: 'shipments',
   key: ID,
   defaultSort: '-createdAt',
   sortable: {
@@ -53,10 +54,15 @@ export class ShipmentsRepository {
     filters: ShipmentFilters,
     page: PageRequest,
   ): Promise<Page<ShipmentEntity>> {
-    const qb = ownedBy(principal, this.shipments.createQueryBuilder('s'), 's.customer_id');
+    const qb = ownedBy(principal, this.all(), 's.customer_id');
     if (filters.status !== undefined) qb.andWhere('s.status = :status', filters);
     if (filters.orderId !== undefined) qb.andWhere('s.order_id = :orderId', filters);
-    return paginate(qb, SHIPMENTS, page, this.cursors);
+    return paginate(qb, SHIPMENTS, page, this.cursors, this.all());
+  }
+
+  /** Every shipment: the list's query before filters and ownership narrow it. */
+  private all() {
+    return this.shipments.createQueryBuilder('s');
   }
 
   /** How many shipments an order has had, cancelled ones included. */

@@ -20,8 +20,9 @@ export interface CollectionSpec {
   /** used when the client sends no `sort` */
   defaultSort: string;
   /**
-   * The table whose rows `row_counts` counts (migration RowCounts) when they are this
-   * collection's whole list: its `total` is then read, not counted (paginate).
+   * The table whose rows `row_count_of` counts (migrations RowCounts, RowCountMarks) when
+   * they are this collection's whole list: its `total` is then read, not counted
+   * (paginate).
    */
   counted?: string;
 }

@@ -26,9 +26,9 @@ interface SortTerm {
  * builder arrives with its filters applied and without joins that multiply rows.
  *
  * `whole` is the collection's own query, before any filter or owner narrows it. When
- * `qb` is still that query (the same SQL) and the spec names the table whose rows
- * `row_counts` counts, `total` is read from there instead of counted: as exact, and as
- * cheap at a hundred million rows as at ten. Comparing the SQL, not a list of filters,
+ * `qb` is still that query (the same SQL) and the spec names a table the database keeps
+ * a count of (row-counts.ts), `total` is read from there instead of counted: as exact, and
+ * as cheap at a hundred million rows as at ten. Comparing the SQL, not a list of filters,
  * keeps this right for a filter added later.
  */
 export async function paginate<E extends ObjectLiteral>(
