@@ -19,12 +19,17 @@ const FOLD_EVERY_MS = 10 * 60 * 1000;
 const MARK_EVERY_MS = 5 * 1000;
 
 /**
- * Folds every connection's row of `row_counts` into shard 0. Counts grow one row per
- * table for each database connection that writes, and pools open new connections as
+ * The upkeep of both kinds of count, in every process that opens the database.
+ *
+ * `fold` folds every connection's row of `row_counts` into shard 0. Counts grow one row
+ * per table for each database connection that writes, and pools open new connections as
  * old ones idle out: unfolded, the rows a count sums would grow for as long as the
  * database runs. Rows a running write holds are skipped (SKIP LOCKED): a fold never waits
  * for a writer, and the next fold takes them. Folds of several instances do not disturb
  * one another: shard 0's rows are written in table order.
+ *
+ * `mark` moves the marks of `row_count_marks`, so the rows a count reads past its mark
+ * are the last few seconds' inserts.
  */
 @Injectable()
 export class RowCountsFolder implements OnModuleInit, OnModuleDestroy {
