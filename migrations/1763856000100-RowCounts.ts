@@ -36,7 +36,7 @@ const addToCount = (delta: string) => `
  *
  * Each connection adds to a row of its own (`shard` is its backend pid): writers never queue
  * on one another's row locks, so there is no lock order between tables to keep and no
- * deadlock to meet. RowCountsFolder (src/database/row-counts.ts) folds those rows into
+ * deadlock to meet. RowCounts (src/database/row-counts.ts) folds those rows into
  * shard 0 from time to time, so the table stays as small as the number of connections.
  *
  * Statement-level triggers with transition tables: a COPY or a multi-row INSERT of a

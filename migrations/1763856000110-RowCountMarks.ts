@@ -5,13 +5,14 @@ const MARKED = ['orders', 'invoices', 'shipments', 'events'];
 
 /**
  * Exact whole-list `total`s for the tables an order writes, at the price of an index entry
- * per row. The catalog's counts are kept by triggers (RowCounts), but a trigger's UPDATE
- * on every order cost 15–25 % of orders a second (docs/performance.md). Here a row only
+ * per row. The catalog's counts are kept by triggers (migration RowCounts1763856000100),
+ * but a trigger's UPDATE on every order cost 15–25 % of orders a second
+ * (docs/performance.md). Here a row only
  * records the transaction that inserted it, in `created_xid` (default
  * `pg_current_xact_id()`, 64 bits, never wraps), and `row_count_marks` says, per table:
  * `n` rows were inserted by transactions below `below`, every one of which had finished
  * when the mark was taken. A count is then `n` plus the rows at or above `below`, read
- * through a partial index on `created_xid`: RowCountsFolder moves the marks forward every
+ * through a partial index on `created_xid`: RowCounts moves the marks forward every
  * few seconds, so those are the last seconds' rows. `row_count_of(table)` answers either
  * kind of count; a read in any snapshot gets exactly the rows that snapshot sees (the
  * function is STABLE: it runs in its caller's snapshot).

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { RowCounts1763856000100 } from '../migrations/1763856000100-RowCounts';
 import { RowCountMarks1763856000110 } from '../migrations/1763856000110-RowCountMarks';
-import { RowCountsFolder } from '../src/database/row-counts';
+import { RowCounts } from '../src/database/row-counts';
 import { createProduct } from './support/factories';
 import { confirmedOrder, createInvoice, createShipment } from './support/fulfilment-factories';
 import {
@@ -23,7 +23,7 @@ import { RequestOptions, startTestApp, TestApp } from './support/test-app';
 let api: TestApp;
 let db: DataSource;
 
-/** kept: by triggers (RowCounts); marked: a mark and the rows past it (RowCountMarks) */
+/** kept: by triggers (migration RowCounts); marked: a mark and the rows past it (RowCountMarks) */
 const COUNTED = [
   { path: '/api/v1/products', table: 'products', kept: true },
   { path: '/api/v1/inventory', table: 'inventory_items', kept: true },
@@ -103,7 +103,7 @@ describe('whole-collection totals', () => {
       before[COUNTED.findIndex((c) => c.path === path)];
     expect(grew('/api/v1/orders')).toBe(1);
     expect(grew('/api/v1/events')).toBe(1); // order.created
-    await api.app.get(RowCountsFolder).mark();
+    await api.app.get(RowCounts).mark();
     expect(await Promise.all(COUNTED.map((c) => totalOf(c.path)))).toEqual(after);
     await expectExactCounts();
   });
@@ -174,7 +174,7 @@ describe('whole-collection totals', () => {
 
 describe('concurrent writes and folds', () => {
   it('creates and archives while folds run: counts exact, and a fold leaves shard 0', async () => {
-    const folder = api.app.get(RowCountsFolder);
+    const folder = api.app.get(RowCounts);
     const doomed = await Promise.all(Array.from({ length: 10 }, () => createProduct(api)));
     const stocked = await stockedProduct(api, 100);
     const writes = Promise.all([
@@ -202,7 +202,7 @@ const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 onPostgres('a mark and a transaction still open', () => {
   it('rows of a transaction running while the mark moves count once, when it commits', async () => {
-    const folder = api.app.get(RowCountsFolder);
+    const folder = api.app.get(RowCounts);
     const before = await totalOf('/api/v1/events');
     const open = db.createQueryRunner();
     try {
@@ -244,7 +244,7 @@ describe('the migration', () => {
     // rows from before the mark, and after it
     const product = await stockedProduct(api, 5);
     await createOrder(api, [{ sku: product.sku, quantity: 1 }]);
-    await api.app.get(RowCountsFolder).mark();
+    await api.app.get(RowCounts).mark();
     await createOrder(api, [{ sku: product.sku, quantity: 1 }]);
     await db.query(`DELETE FROM webhook_deliveries`);
     await db.query(`DELETE FROM events WHERE type = 'order.created'`);

@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from '../config/app-config';
 import { CursorCodec } from '../http/pagination/cursor-codec';
 import { applyMigrations, dataSourceOptions, DatabaseTarget } from './data-source-options';
-import { RowCountsFolder } from './row-counts';
+import { RowCounts } from './row-counts';
 
 /**
  * The data source, plus the database-held secrets other modules need at boot, and the
- * upkeep of row_counts (RowCountsFolder).
+ * upkeep of the counts whole lists read (RowCounts).
  */
 @Global()
 @Module({})
@@ -39,7 +39,7 @@ export class DatabaseModule {
         }),
       ],
       providers: [
-        RowCountsFolder,
+        RowCounts,
         {
           provide: CursorCodec,
           inject: [DataSource, AppConfig],

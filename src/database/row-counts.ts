@@ -1,14 +1,16 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { repeatInBackground } from '../common/repeat-in-background';
 import { inTransaction } from './transaction';
 
 /**
  * The number of rows of a counted table, as a scalar expression; `placeholder` is the
  * parameter that names the table (`$1`, `:name`). `row_count_of` (migration
- * RowCountMarks) reads the catalog's counts, kept by triggers (RowCounts), or a marked
- * table's mark and the rows past it. It runs in its caller's snapshot, so within one
- * statement it is exactly the number of live rows that statement sees.
+ * RowCountMarks1763856000110) reads the catalog's counts, kept by triggers (migration
+ * RowCounts1763856000100), or a marked table's mark and the rows past it. It runs in its
+ * caller's snapshot, so within one statement it is exactly the number of live rows that
+ * statement sees.
  */
 export const rowCountOf = (placeholder: string): string => `(SELECT row_count_of(${placeholder}))`;
 
@@ -32,19 +34,21 @@ const MARK_EVERY_MS = 5 * 1000;
  * are the last few seconds' inserts.
  */
 @Injectable()
-export class RowCountsFolder implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('RowCounts');
-  private timers: NodeJS.Timeout[] = [];
+export class RowCounts implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(RowCounts.name);
+  private stops: (() => void)[] = [];
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    this.every(FOLD_EVERY_MS, 'folding row counts', () => this.fold());
-    this.every(MARK_EVERY_MS, 'moving row count marks', () => this.mark());
+    this.stops = [
+      repeatInBackground(FOLD_EVERY_MS, 'folding row counts', this.logger, () => this.fold()),
+      repeatInBackground(MARK_EVERY_MS, 'moving row count marks', this.logger, () => this.mark()),
+    ];
   }
 
   onModuleDestroy(): void {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const stop of this.stops) stop();
   }
 
   /** One fold; answers how many rows it folded. */
@@ -91,13 +95,5 @@ export class RowCountsFolder implements OnModuleInit, OnModuleDestroy {
         );
       });
     }
-  }
-
-  private every(ms: number, what: string, run: () => Promise<unknown>): void {
-    const timer = setInterval(() => {
-      run().catch((error: unknown) => this.logger.warn({ err: error }, `${what} failed`));
-    }, ms);
-    timer.unref();
-    this.timers.push(timer);
   }
 }

@@ -72,7 +72,7 @@ export class EventsRepository {
     return paginate(qb, EVENTS, page, this.cursors, this.all());
   }
 
-  /** Every event: the list's query before filters and ownership narrow it. */
+  /** Every event: the list's query before filters narrow it. */
   private all() {
     return this.events.createQueryBuilder('e');
   }

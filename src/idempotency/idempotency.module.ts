@@ -1,4 +1,5 @@
 import { Global, Logger, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { repeatInBackground } from '../common/repeat-in-background';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -15,23 +16,21 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 })
 export class IdempotencyModule implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');
-  private timer?: NodeJS.Timeout;
+  private stop?: () => void;
 
   constructor(private readonly store: IdempotencyRepository) {}
 
   onModuleInit(): void {
     // Expired records are already ignored when a key is claimed; this only reclaims space.
-    this.timer = setInterval(() => {
-      this.store
-        .purgeExpired()
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'purging expired idempotency keys failed'),
-        );
-    }, PURGE_EVERY_MS);
-    this.timer.unref();
+    this.stop = repeatInBackground(
+      PURGE_EVERY_MS,
+      'purging expired idempotency keys',
+      this.logger,
+      () => this.store.purgeExpired(),
+    );
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.stop?.();
   }
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
+import { repeatInBackground } from '../../common/repeat-in-background';
 import { AppConfig } from '../../config/app-config';
 import { baseUrl } from '../../http/responses/base-url';
 import { conditionalRawGet } from '../../http/responses/raw-conditional-get';
@@ -56,7 +57,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   private readonly origins = new Map<string, Origin>();
   private readonly sentRequests = new WeakMap<IncomingMessage, SentRequest>();
   private cookieKeys: string[] = [];
-  private purgeTimer: NodeJS.Timeout | undefined;
+  private stopPurging?: () => void;
 
   constructor(
     private readonly config: AppConfig,
@@ -71,16 +72,16 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     await this.signingKeys.ready();
     this.cookieKeys = [await this.secrets.findCookieSecret()];
-    this.purgeTimer = setInterval(() => {
-      this.payloads.purgeExpired().catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'Could not purge expired OAuth state');
-      });
-    }, PURGE_EVERY_MS);
-    this.purgeTimer.unref();
+    this.stopPurging = repeatInBackground(
+      PURGE_EVERY_MS,
+      'purging expired OAuth state',
+      this.logger,
+      () => this.payloads.purgeExpired(),
+    );
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+    this.stopPurging?.();
   }
 
   /**
