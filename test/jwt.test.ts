@@ -117,7 +117,7 @@ beforeAll(async () => {
   builtIn = {
     key: (await importJWK(rows[0].private_jwk, 'ES256')) as CryptoKey,
     kid: rows[0].private_jwk.kid,
-    issuer: `${api.baseUrl}/oauth`,
+    issuer: api.baseUrl,
     audience: `${api.baseUrl}/api`,
   };
 });
@@ -201,6 +201,18 @@ describe('the built-in issuer', () => {
     const token = await builtInToken({});
 
     expect((await api.get('/api/v1/products', withBearer(token))).status).toBe(200);
+  });
+
+  it('accepts the access tokens earlier versions signed as the issuer <origin>/oauth', async () => {
+    const token = await builtInToken({ iss: `${api.baseUrl}/oauth` });
+
+    expect((await api.get('/api/v1/products', withBearer(token))).status).toBe(200);
+  });
+
+  it('refuses its own signature under an issuer it never was', async () => {
+    const token = await builtInToken({ iss: `${api.baseUrl}/elsewhere` });
+
+    expectInvalidToken(await api.get('/api/v1/products', withBearer(token)));
   });
 
   it('narrows strictly: a token without a permission scope can do nothing', async () => {

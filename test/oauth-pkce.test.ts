@@ -113,7 +113,7 @@ const bearer = (token: string) => ({ auth: false, headers: { Authorization: `Bea
 
 beforeAll(async () => {
   api = await startTestApp();
-  issuer = new URL(`${api.baseUrl}/oauth`);
+  issuer = new URL(api.baseUrl);
 });
 
 afterAll(async () => {
@@ -124,23 +124,51 @@ describe('discovery', () => {
   it.each([
     '/.well-known/oauth-authorization-server',
     '/.well-known/openid-configuration',
-    '/.well-known/oauth-authorization-server/oauth',
     '/oauth/.well-known/openid-configuration',
   ])('publishes the server metadata at %s', async (path) => {
     const response = await api.get(path, { auth: false });
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
-      issuer: issuer.href,
-      authorization_endpoint: `${issuer.href}/auth`,
-      token_endpoint: `${issuer.href}/token`,
-      jwks_uri: `${issuer.href}/jwks`,
+      issuer: api.baseUrl,
+      authorization_endpoint: `${api.baseUrl}/oauth/auth`,
+      token_endpoint: `${api.baseUrl}/oauth/token`,
+      jwks_uri: `${api.baseUrl}/oauth/jwks`,
       code_challenge_methods_supported: ['S256'],
       response_types_supported: ['code'],
     });
     expect(response.body.grant_types_supported).toEqual(
       expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials']),
     );
+  });
+
+  it.each(['oauth2', 'oidc'] as const)(
+    "is discovered from the service's base URL by openid-client, which checks the issuer (%s)",
+    async (algorithm) => {
+      const config = await client.discovery(
+        new URL(api.baseUrl),
+        'any-client',
+        undefined,
+        undefined,
+        {
+          algorithm,
+          execute: [client.allowInsecureRequests],
+        },
+      );
+
+      expect(config.serverMetadata()).toMatchObject({
+        issuer: api.baseUrl,
+        token_endpoint: `${api.baseUrl}/oauth/token`,
+      });
+    },
+  );
+
+  it("no longer answers at the former issuer's path-suffixed location", async () => {
+    const response = await api.get('/.well-known/oauth-authorization-server/oauth', {
+      auth: false,
+    });
+
+    expect(response.status).toBe(404);
   });
 
   it('advertises the permissions operations require as scopes, and no other', async () => {
@@ -200,7 +228,7 @@ describe('authorization code with PKCE', () => {
     });
     const claims = decodeJwt(tokens.access_token);
     expect(claims).toMatchObject({
-      iss: issuer.href,
+      iss: api.baseUrl,
       sub: user.id,
       aud: `${api.baseUrl}/api`,
       client_id: registered.clientId,
@@ -508,7 +536,7 @@ describe('state in the database', () => {
         code_verifier: verifier,
       });
       expect(decodeJwt(issued.access_token)).toMatchObject({
-        iss: `${PUBLIC_URL}/oauth`,
+        iss: PUBLIC_URL,
         aud: `${PUBLIC_URL}/api`,
       });
       await first.app.close();

@@ -42,7 +42,7 @@ it.each([
 it.each([
   ['POST', '/.well-known/openid-configuration', 'GET, HEAD'],
   ['PUT', '/.well-known/oauth-authorization-server', 'GET, HEAD'],
-  ['DELETE', '/.well-known/oauth-authorization-server/oauth', 'GET, HEAD'],
+  ['DELETE', '/.well-known/openid-configuration', 'GET, HEAD'],
   ['DELETE', '/oauth/jwks', 'GET, HEAD'],
   ['PUT', '/oauth/token', 'POST'],
   ['GET', '/oauth/token', 'POST'],
@@ -84,7 +84,6 @@ describe('the methods table', () => {
     ['/oauth/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server'],
     ['/.well-known/openid-configuration', '/.well-known/openid-configuration'],
     ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
-    ['/.well-known/oauth-authorization-server/oauth', '/.well-known/openid-configuration'],
     ['/oauth/interaction/some-uid', '/interaction/some-uid'],
     ['/oauth/interaction/some-uid/login', '/interaction/some-uid/login'],
   ];
@@ -132,7 +131,7 @@ describe('with PUBLIC_URL', () => {
 
       expect(response.status).toBe(200);
       const metadata = response.body as Record<string, unknown>;
-      expect(metadata.issuer).toBe('https://api.example.com/oauth');
+      expect(metadata.issuer).toBe('https://api.example.com');
       const endpoints = Object.entries(metadata).filter(
         ([name, value]) => /_(endpoint|uri)$/.test(name) && typeof value === 'string',
       );

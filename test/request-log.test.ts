@@ -164,12 +164,6 @@ describe('request log', () => {
       200,
       '/.well-known/oauth-authorization-server',
     ],
-    [
-      'GET',
-      '/.well-known/oauth-authorization-server/oauth',
-      200,
-      '/.well-known/oauth-authorization-server/oauth',
-    ],
     ['GET', '/oauth/auth/some-uid', 400, '/oauth/auth/:uid'],
     ['DELETE', '/oauth/jwks', 405, undefined],
     ['GET', '/oauth/nope', 404, undefined],

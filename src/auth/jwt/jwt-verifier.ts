@@ -10,7 +10,7 @@ import {
 } from 'jose';
 import { AppConfig } from '../../config/app-config';
 import type { TrustedIssuerConfig } from '../../config/auth-issuers';
-import { apiAudience, builtInIssuer } from '../oauth/oauth-urls';
+import { apiAudience, builtInIssuer, formerBuiltInIssuer } from '../oauth/oauth-urls';
 import { SIGNING_ALG, SigningKeys } from '../oauth/signing-keys';
 import type { Principal } from '../principal';
 import { effectivePermissions, rolesFrom, scopesFrom, tokenPrincipal } from './token-claims';
@@ -106,7 +106,7 @@ export class JwtVerifier {
 
   private issuerNamed(iss: string | undefined, origin: string): Issuer | undefined {
     if (iss === undefined) return undefined;
-    if (iss === builtInIssuer(origin)) {
+    if (iss === builtInIssuer(origin) || iss === formerBuiltInIssuer(origin)) {
       return {
         issuer: iss,
         audience: apiAudience(origin),

@@ -28,12 +28,10 @@ import { SigningKeysRepository } from './signing-keys.repository';
 const MAX_ORIGINS = 16;
 const PURGE_EVERY_MS = 10 * 60_000;
 
-/** Discovery documents served at the root, for the issuer `<origin>/oauth` (API.md §2). */
-const WELL_KNOWN = new Map([
-  ['/.well-known/oauth-authorization-server', 'root'],
-  ['/.well-known/openid-configuration', 'root'],
-  // RFC 8414 §3.1: the path-suffixed form for an issuer with a path component
-  [`/.well-known/oauth-authorization-server${OAUTH_PATH}`, 'suffixed'],
+/** Discovery documents served at the root, where the issuer `<origin>` has them (API.md §2). */
+const WELL_KNOWN = new Set([
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
 ]);
 
 const INTERACTION = new RegExp(`^${OAUTH_PATH}/interaction/([A-Za-z0-9_-]{1,64})(/login)?$`);
@@ -48,7 +46,7 @@ interface Origin {
  * The built-in authorization server: oidc-provider (a certified implementation; nothing
  * of the protocol is written here) mounted under /oauth on Fastify's raw request, before
  * Nest's routing and body parsing, plus the sign-in page and the discovery documents at
- * the root. Its issuer is `PUBLIC_URL/oauth`; without PUBLIC_URL, the origin each request
+ * the root. Its issuer is `PUBLIC_URL`; without PUBLIC_URL, the origin each request
  * came in on (development and tests), one provider per origin.
  */
 @Injectable()
@@ -101,10 +99,10 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
         void reply.redirect(`/docs${request.url}`, 302);
         return;
       }
-      const wellKnown = WELL_KNOWN.get(path);
+      const wellKnown = WELL_KNOWN.has(path);
       if (!wellKnown && path !== OAUTH_PATH && !path.startsWith(`${OAUTH_PATH}/`)) return done();
       reply.hijack();
-      this.take(request, reply.raw, path, wellKnown !== undefined).catch((error: unknown) => {
+      this.take(request, reply.raw, path, wellKnown).catch((error: unknown) => {
         // the answer itself failed (the connection is gone): nothing is left to answer
         this.logger.error({ err: error }, 'Could not answer an OAuth request');
       });
