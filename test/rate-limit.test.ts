@@ -276,6 +276,36 @@ describe('rate limits counted in Redis', () => {
     expect(budgetOf(anotherIp).remaining).toBe(4);
   });
 
+  it('keeps the 403 of a foreign Origin past the budget (API.md §9), preflight or not, and counts it', async () => {
+    const ip = freshIp();
+    const { key } = await newKeyHere();
+    const foreign = { Origin: 'https://evil.example.net', 'X-Forwarded-For': ip };
+    for (let i = 0; i < 5; i += 1) await api.get('/api/v1/products', asKey(key));
+    for (let i = 0; i < 5; i += 1) await api.get('/api/v1/products', anonymous(ip));
+
+    const actual = await api.get('/api/v1/products', {
+      auth: false,
+      headers: { ...foreign, 'X-API-Key': key },
+    });
+    // refused by the router, before any hook (framework-errors.ts)
+    const badUrl = await api.get('/api/v1/products/%zz', {
+      auth: false,
+      headers: { ...foreign, 'X-API-Key': key },
+    });
+    const preflight = await api.request('OPTIONS', '/api/v1/products', {
+      auth: false,
+      headers: { ...foreign, 'Access-Control-Request-Method': 'GET' },
+    });
+    const withoutOrigin = await api.get('/api/v1/products', asKey(key));
+
+    for (const refused of [actual, badUrl, preflight]) {
+      expectProblem(refused, 403, 'origin_not_allowed');
+      expect(budgetOf(refused).remaining).toBe(0);
+      expect(refused.headers.has('retry-after')).toBe(false);
+    }
+    expectRateLimited(withoutOrigin);
+  });
+
   it('gives separate API keys separate budgets', async () => {
     const first = await newKeyHere();
     const second = await newKeyHere();
