@@ -15,6 +15,7 @@ import { loadGeneratedPluginMetadata } from './docs/openapi/plugin-metadata';
 import { ClientErrors } from './http/problems/client-errors';
 import { registerCors } from './http/responses/cors';
 import { DrainingFastifyAdapter, registerDrainHooks } from './http/draining-fastify-adapter';
+import { serveConnectRequests } from './http/input/connect-requests';
 import { serveUnknownExpectations } from './http/input/expectations';
 import { canonicalRequestTarget, refuseMalformedTargets } from './http/input/request-target';
 import { FrameworkErrors } from './http/problems/framework-errors';
@@ -97,6 +98,7 @@ export async function createApp(
   );
   const fastify = adapter.getInstance();
   serveUnknownExpectations(fastify.server);
+  serveConnectRequests(fastify.server);
   // Bodies are JSON only (API.md §1): Fastify's text/plain parser would accept others.
   fastify.removeContentTypeParser(['text/plain']);
   // ours in place of Fastify's JSON parser: empty, deep, NUL and prototype-key bodies

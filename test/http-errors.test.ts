@@ -513,6 +513,39 @@ describe('the Expect header', () => {
   });
 });
 
+describe('CONNECT', () => {
+  const exchange = (request: string) => rawExchange(api.baseUrl, request).then(parseAnswer);
+
+  it('is 405 with Allow on a known path, as any method the path does not take, not a closed connection', async () => {
+    const answer = await exchange(
+      `CONNECT /api/v1/products HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+        'X-Request-Id: connect-1\r\n\r\n',
+    );
+
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(answer.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
+    expect(answer.body).toMatchObject({ code: 'method_not_allowed', requestId: 'connect-1' });
+    expect(answer.headers.get('x-request-id')).toBe('connect-1');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+    expect(answer.headers.get('connection')).toBe('close');
+  });
+
+  it.each([['/api/v1/no-such-collection'], ['example.com:443']])(
+    'is 404 on %s, which no route serves, without reading a body it announces',
+    async (target) => {
+      const answer = await exchange(
+        `CONNECT ${target} HTTP/1.1\r\nHost: shop.test\r\nX-API-Key: ${ADMIN_KEY}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 5\r\n\r\n{"a":',
+      );
+
+      expect(answer.status).toBe(404);
+      expect(answer.body.code).toBe('not_found');
+    },
+  );
+});
+
 describe('query strings', () => {
   it('refuses an unknown query parameter with 400 bad_request naming it', async () => {
     const response = await api.get('/api/v1/products?colour=red');
