@@ -48,6 +48,18 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
     ['API_V1_SUNSET', '2027-02-30'],
     ['CORS_ORIGINS', 'notaurl'],
     ['CORS_ORIGINS', 'https://ok.example,notaurl'],
+    ['CORS_ORIGINS', 'ftp://files.example'],
+    ['CORS_ORIGINS', 'https://app.example/path'],
+    ['CORS_ORIGINS', 'https://app.example?x=1'],
+    ['CORS_ORIGINS', 'https://user:secret@app.example'],
+    ['PUBLIC_URL', 'https://user:secret@api.example'],
+    ['RATE_LIMIT_PER_HOUR', '99999999999999999999'],
+    ['RATE_LIMIT_WINDOW_S', '31536001'],
+    ['SIGN_IN_LIMIT_PER_IP', '1000000000001'],
+    ['SIGN_IN_WINDOW_S', '99999999999'],
+    ['WEBHOOK_DISABLE_AFTER_S', '31536001'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5,31536001'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5,999999999999999999999'],
     ['PUBLIC_URL', 'notaurl'],
     ['PUBLIC_URL', 'ftp://files.example'],
     ['PUBLIC_URL', 'https://api.example/base'],
@@ -68,6 +80,32 @@ describe('AppConfig.fromEnvironment refuses bad values, naming the variable', ()
 
     expect(error.message).toContain(name);
     expect(error.message).not.toMatch(/\n\s+at\s/);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['RATE_LIMIT_PER_HOUR', '1.5'],
+  ])(
+    '%s=%s is said not to be an integer, and nothing about ranges it cannot be in',
+    (name, value) => {
+      const error = configErrorFor({ [name]: value });
+
+      expect(error.message).toContain(`${name}: ${name} must be an integer number`);
+      expect(error.message).not.toMatch(/greater|less/);
+    },
+  );
+
+  it('takes the largest values it allows', () => {
+    const config = AppConfig.fromEnvironment({
+      RATE_LIMIT_PER_HOUR: '1000000000000',
+      RATE_LIMIT_WINDOW_S: '31536000',
+      WEBHOOK_RETRY_SCHEDULE: '5,31536000',
+      CORS_ORIGINS: 'https://app.example/, http://localhost:5173',
+    });
+
+    expect(config.rateLimit).toEqual({ limit: 1_000_000_000_000, windowSeconds: 31_536_000 });
+    expect(config.webhookRetryScheduleSeconds).toEqual([5, 31_536_000]);
+    expect(config.corsOrigins).toEqual(['https://app.example/', 'http://localhost:5173']);
   });
 
   it('TLS_CERT_FILE without TLS_KEY_FILE is a ConfigError naming TLS_KEY_FILE', () => {

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parseAuthIssuers, TrustedIssuerConfig } from './auth-issuers';
-import { EnvironmentVariables } from './environment';
+import { EnvironmentVariables, MAX_SECONDS } from './environment';
 import { readTlsFiles, type TlsFiles } from './tls-files';
 
 /**
@@ -72,7 +72,7 @@ export class AppConfig {
       windowSeconds: vars.SIGN_IN_WINDOW_S,
     };
     this.publicUrl = vars.PUBLIC_URL?.replace(/\/+$/, '');
-    this.webhookRetryScheduleSeconds = vars.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
+    this.webhookRetryScheduleSeconds = AppConfig.scheduleFrom(vars.WEBHOOK_RETRY_SCHEDULE);
     this.webhookDisableAfterSeconds = vars.WEBHOOK_DISABLE_AFTER_S;
     this.migrationsRun = vars.MIGRATIONS_RUN;
     this.webhookAllowPrivateUrls = vars.WEBHOOK_ALLOW_PRIVATE_URLS;
@@ -96,9 +96,7 @@ export class AppConfig {
     const vars = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
     const problems = validateSync(vars, { skipMissingProperties: false });
     if (problems.length > 0) {
-      const lines = problems.map(
-        (p) => `${p.property}: ${Object.values(p.constraints ?? {}).join('; ')}`,
-      );
+      const lines = problems.map((p) => `${p.property}: ${rulesBroken(p.constraints ?? {})}`);
       throw new ConfigError(...lines);
     }
     return new AppConfig(vars);
@@ -135,6 +133,16 @@ export class AppConfig {
     return files;
   }
 
+  private static scheduleFrom(value: string): number[] {
+    const seconds = value.split(',').map(Number);
+    if (seconds.some((wait) => wait > MAX_SECONDS)) {
+      throw new ConfigError(
+        `WEBHOOK_RETRY_SCHEDULE: no wait may be longer than ${MAX_SECONDS} s (a year)`,
+      );
+    }
+    return seconds;
+  }
+
   private static dateFrom(name: string, value: string | undefined): Date | undefined {
     if (value === undefined) return undefined;
     const date = new Date(value);
@@ -158,4 +166,12 @@ export class AppConfig {
     }
     return result.issuers;
   }
+}
+
+/**
+ * What a variable's value breaks. A value that is not a whole number (`PORT=abc`) breaks
+ * every range rule too; saying only that it is not an integer says what to fix.
+ */
+function rulesBroken(constraints: Record<string, string>): string {
+  return constraints.isInt ?? Object.values(constraints).join('; ');
 }

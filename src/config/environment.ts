@@ -35,6 +35,19 @@ const toList = ({ value }: { value: unknown }): unknown =>
         .filter(Boolean)
     : value;
 
+/**
+ * An origin as a browser sends it: http or https, a host and maybe a port; no user
+ * information, path, query or fragment (a trailing `/` is allowed, and dropped).
+ */
+const ORIGIN = /^https?:\/\/[^/?#@\s]+\/?$/i;
+
+/**
+ * The largest count and the longest span (seconds, a year) a setting may name: beyond
+ * them numbers stop being exact, and the stores' expiry times overflow.
+ */
+export const MAX_COUNT = 1_000_000_000_000;
+export const MAX_SECONDS = 365 * 24 * 3600;
+
 /** Connections a process opens to DATABASE_URL unless DATABASE_POOL_SIZE says otherwise. */
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -81,20 +94,41 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toList)
-  @IsUrl({ require_tld: false, require_protocol: true }, { each: true })
+  @Matches(ORIGIN, {
+    each: true,
+    message:
+      'must be a comma list of origins, scheme and host (and port) only, e.g. https://app.example.com',
+  })
   CORS_ORIGINS: string[] = [];
 
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) RATE_LIMIT_PER_HOUR: number = 1000;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_COUNT) RATE_LIMIT_PER_HOUR: number =
+    1000;
 
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) RATE_LIMIT_WINDOW_S: number = 3600;
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SECONDS)
+  RATE_LIMIT_WINDOW_S: number = 3600;
 
   /** Sign-in attempts at the built-in authorization server per email, per window. */
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_EMAIL: number = 10;
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_COUNT)
+  SIGN_IN_LIMIT_PER_EMAIL: number = 10;
 
   /** Sign-in attempts per client IP (an IPv6 /64), per window. */
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_LIMIT_PER_IP: number = 100;
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_COUNT)
+  SIGN_IN_LIMIT_PER_IP: number = 100;
 
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) SIGN_IN_WINDOW_S: number = 900;
+  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_SECONDS) SIGN_IN_WINDOW_S: number =
+    900;
 
   @IsOptional() @IsString() TLS_CERT_FILE?: string;
 
@@ -103,7 +137,7 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   // The service is served at the root of its origin; a path would reach some links only.
-  @Matches(/^https?:\/\/[^/?#]+\/?$/i, {
+  @Matches(ORIGIN, {
     message: 'must be an origin, scheme and host (and port) only, e.g. https://api.example.com',
   })
   PUBLIC_URL?: string;
@@ -111,10 +145,16 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() AUTH_ISSUERS?: string;
 
   @IsOptional()
-  @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
+  // each entry at most MAX_SECONDS (8 digits)
+  @Matches(/^\d{1,8}(,\d{1,8})*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
   WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,36000';
 
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(1) WEBHOOK_DISABLE_AFTER_S: number = 432000;
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SECONDS)
+  WEBHOOK_DISABLE_AFTER_S: number = 432000;
 
   @IsOptional() @Transform(toBoolean) @IsBoolean() MIGRATIONS_RUN: boolean = true;
 
