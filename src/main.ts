@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { AppConfig, ConfigError } from './config/app-config';
+import { AppConfig } from './config/app-config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './database/embedded-postgres';
 import { onShutdownSignal } from './shutdown';
+import { exitOnStartFailure } from './start-failure';
 
 async function main(): Promise<void> {
   const config = AppConfig.fromEnvironment();
@@ -38,7 +39,4 @@ async function main(): Promise<void> {
   logger.log(`API documentation: ${config.publicUrl ?? `${scheme}://localhost:${port}`}/docs`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

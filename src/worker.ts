@@ -4,6 +4,7 @@ import { createWorkerContext } from './events/deliveries/worker-context';
 import { Metrics } from './metrics/metrics';
 import { serveMetrics } from './metrics/metrics-server';
 import { onShutdownSignal } from './shutdown';
+import { exitOnStartFailure } from './start-failure';
 
 /**
  * `npm run worker`: a webhook worker alone (API.md §13), to scale deliveries out next to
@@ -35,7 +36,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

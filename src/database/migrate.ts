@@ -1,5 +1,6 @@
 import { AppConfig, ConfigError } from '../config/app-config';
 import { applyMigrations } from './data-source-options';
+import { exitOnStartFailure } from '../start-failure';
 
 /**
  * `npm run migration:run`: applies pending migrations to DATABASE_URL and exits. The
@@ -14,7 +15,4 @@ async function migrate(): Promise<void> {
   console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations.');
 }
 
-migrate().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+migrate().catch(exitOnStartFailure);

@@ -33,5 +33,8 @@ export function createWorkerContext(
 ): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(WorkerModule.forRoot(config, database), {
     logger: appLogger(config),
+    // a failure while it is built reaches the caller, which says what failed
+    // (start-failure.ts); Nest would otherwise log it and exit at once
+    abortOnError: false,
   });
 }
