@@ -98,6 +98,11 @@ it.each([
     { redirectUris: ['https://example.com/cb#x'] },
     'redirectUris',
   ],
+  [
+    'a redirect URI with a wildcard host',
+    { redirectUris: ['https://*.example.com/cb'] },
+    'redirectUris[0]',
+  ],
   ['an unknown scope', { scopes: ['products:delete'] }, 'scopes[0]'],
   ['no scope', { scopes: [] }, 'scopes'],
   ['an unknown field', { secret: 'mine' }, 'secret'],

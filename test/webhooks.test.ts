@@ -183,7 +183,7 @@ describe('registering endpoints', () => {
     }
   });
 
-  it('refuses URLs that are not http(s), carry credentials, or subscribe to unknown events', async () => {
+  it('refuses URLs that are not http(s), carry credentials or a fragment, name no real host, or subscribe to unknown events', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ url: 'ftp://example.com/x', events: ['*'] }, 'url'],
       [{ url: `http://user:pw@127.0.0.1:${receiver.port}/x`, events: ['*'] }, 'url'],
@@ -195,6 +195,10 @@ describe('registering endpoints', () => {
       [{ url: receiver.url('/a[b]'), events: ['*'] }, 'url'],
       [{ url: receiver.url('/x?a=[1]'), events: ['*'] }, 'url'],
       [{ url: receiver.url('/a#b#c'), events: ['*'] }, 'url'],
+      // never sent, so never the URL called
+      [{ url: receiver.url('/x#frag'), events: ['*'] }, 'url'],
+      // a URI (RFC 3986 allows * in a host name), but no host has that name
+      [{ url: 'https://*.example.com/x', events: ['*'] }, 'url'],
       [{ url: receiver.url('/x'), events: ['order.shipped'] }, 'events[0]'],
       [{ url: receiver.url('/x'), events: [] }, 'events'],
       [{ url: receiver.url('/x'), events: ['*', '*'] }, 'events'],

@@ -1,4 +1,4 @@
-import { HTTP_URI_WITHOUT_FRAGMENT } from '../../common/dto/uri';
+import { HOST_NAME_MESSAGE, HTTP_URI_WITHOUT_FRAGMENT, isHostName } from '../../common/dto/uri';
 import { type Permission, RESOURCES } from '../permissions';
 import type { FieldError } from '../../http/problems/problem';
 
@@ -35,7 +35,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
  * Redirect URIs are compared exactly by the authorization server; here they must be
  * https (http only on a loopback host, for development and native apps, RFC 8252 §7.3),
- * carry no fragment (RFC 6749 §3.1.2) and no credentials.
+ * carry no fragment (RFC 6749 §3.1.2) and no credentials, and name a real host (no
+ * wildcard: the comparison is exact, so one could never match).
  */
 export function redirectUriProblems(uris: readonly string[]): FieldError[] {
   const problems: FieldError[] = [];
@@ -49,9 +50,14 @@ export function redirectUriProblems(uris: readonly string[]): FieldError[] {
       return;
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-      problems.push({ field, message: 'must be https (http only on localhost or 127.0.0.1)' });
+      problems.push({
+        field,
+        message: 'must be https (http only on a loopback host: localhost, 127.0.0.1 or [::1])',
+      });
     } else if (url.username || url.password) {
       problems.push({ field, message: 'must not carry credentials' });
+    } else if (!isHostName(url.hostname)) {
+      problems.push({ field, message: HOST_NAME_MESSAGE });
     }
   });
   return problems;

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { HOST_NAME_MESSAGE, isHostName } from '../../common/dto/uri';
 
 /**
  * Where webhooks may go (API.md §13 `WEBHOOK_ALLOW_PRIVATE_URLS`, against SSRF): the URL's
@@ -95,7 +96,10 @@ export interface ResolvedAddress {
 
 const WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/;
 
-/** The form of a webhook URL: absolute http(s), no credentials. Throws UrlRefused. */
+/**
+ * The form of a webhook URL: absolute http(s), no credentials, a real host, no fragment.
+ * Throws UrlRefused.
+ */
 export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   const notAbsolute = new UrlRefused('must be an absolute URL, e.g. https://example.com/webhooks');
   // `http:host/` and `http:///host/` have no authority: not http URLs, although the
@@ -115,7 +119,9 @@ export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   if (url.username || url.password) {
     throw new UrlRefused('must not carry credentials; authenticate deliveries by their signature');
   }
-  if (!url.hostname) throw new UrlRefused('must name a host');
+  if (!isHostName(url.hostname)) throw new UrlRefused(HOST_NAME_MESSAGE);
+  // a fragment is never sent: the stored URL would not be the one called
+  if (raw.includes('#')) throw new UrlRefused('must not have a fragment: it is never sent');
   // port 0 reaches nothing: connect() fails at once, so every attempt would fail
   if (url.port === '0') throw new UrlRefused('must not name port 0');
   return url;

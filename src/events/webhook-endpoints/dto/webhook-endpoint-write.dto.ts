@@ -26,7 +26,7 @@ export class WebhookEndpointCreateDto {
   /**
    * Where events are POSTed: https (http is accepted outside production). Its host must
    * resolve to public addresses only, unless the service runs with
-   * WEBHOOK_ALLOW_PRIVATE_URLS; no credentials in the URL.
+   * WEBHOOK_ALLOW_PRIVATE_URLS; no credentials and no fragment in the URL.
    * @example "https://erp.example.com/webhooks/commerce"
    */
   @ApiProperty({ format: 'uri', pattern: ABSOLUTE_URI_PATTERN.source })
