@@ -7,7 +7,8 @@ import { ConfigError } from './config/app-config';
  */
 const UNUSABLE_DATABASE = /^(28...|3D000|57P03|53300)$/;
 
-interface SystemError {
+/** What Node's system errors and node-postgres' server errors carry, as far as read here. */
+interface FailureFields {
   code?: unknown;
   syscall?: unknown;
   port?: unknown;
@@ -24,7 +25,7 @@ interface SystemError {
  */
 export function startFailureMessage(error: unknown, env: NodeJS.ProcessEnv = process.env): unknown {
   if (error instanceof ConfigError) return error.message;
-  const failure = (error ?? {}) as SystemError;
+  const failure = (error ?? {}) as FailureFields;
   if (failure.syscall === 'listen' && failure.code === 'EADDRINUSE') {
     return `PORT: ${String(failure.port)} is in use by another process`;
   }
