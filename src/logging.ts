@@ -69,8 +69,25 @@ export function appLogger(
   logger: Logger | undefined = config.env === 'production' ? createLogger(config) : undefined,
 ): LoggerService | false {
   if (config.logLevel === 'silent') return false;
-  if (config.env === 'production' && logger) return new PinoNestLogger(logger);
-  return new ConsoleLogger({ logLevels: NEST_LEVELS[config.logLevel] });
+  if (config.env === 'production' && logger) {
+    return withoutStartFailureDump(new PinoNestLogger(logger));
+  }
+  return withoutStartFailureDump(new ConsoleLogger({ logLevels: NEST_LEVELS[config.logLevel] }));
+}
+
+/**
+ * Nest logs an error that stops the app from being built (a provider's factory threw,
+ * the database did not answer) as `ExceptionHandler`, stack and all, and then hands it to
+ * the entry point, which says what failed (start-failure.ts): in one line naming the
+ * setting when it can, else the whole error. Nest's copy is left out, so the reason is
+ * said once, and last.
+ */
+function withoutStartFailureDump(logger: LoggerService): LoggerService {
+  const error = logger.error.bind(logger);
+  logger.error = (message: unknown, ...params: unknown[]) => {
+    if (params.at(-1) !== 'ExceptionHandler') error(message, ...params);
+  };
+  return logger;
 }
 
 /**

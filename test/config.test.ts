@@ -328,6 +328,26 @@ describe('the built entry point', () => {
   );
 
   whenBuilt(
+    'stops with exit code 1 and one line naming DATABASE_URL, without its password, when nothing listens there (skipped unless dist/main.js exists)',
+    () => {
+      const result = spawnSync(process.execPath, [entry], {
+        // port 9 (discard) on loopback: nothing listens there
+        env: only({ DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:9/commerce' }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split('\n').at(-1)).toBe(
+        'DATABASE_URL: cannot use the database 127.0.0.1:9/commerce: connect ECONNREFUSED 127.0.0.1:9',
+      );
+      // said once: not also in Nest's dump of the same error
+      expect(result.stderr + result.stdout).not.toMatch(/ExceptionHandler|hunter2|\n\s+at\s/);
+    },
+    60_000,
+  );
+
+  whenBuilt(
     'stops with exit code 1 and says to run the migrations when MIGRATIONS_RUN=false finds them pending (skipped unless dist/main.js exists)',
     () => {
       const result = spawnSync(process.execPath, [entry], {
