@@ -6,6 +6,7 @@ import {
   stockedProduct,
   stockOf,
 } from './support/order-factories';
+import { DataSource } from 'typeorm';
 import { expectProblem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -84,6 +85,38 @@ describe('concurrent orders for scarce stock', () => {
     expect(responses.filter((r) => r.status === 409)).toHaveLength(14);
     expect(await stockOf(api, a.sku)).toMatchObject({ quantityReserved: 6 });
     expect(await stockOf(api, b.sku)).toMatchObject({ quantityReserved: 12 });
+  });
+});
+
+describe('orders racing the archive of their product', () => {
+  it('each order is created or names no product (422), never short of stock; the archive is 204; nothing deadlocks', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      const product = await stockedProduct(api, 100);
+      const order = () =>
+        api.post('/api/v1/orders', orderBody([{ sku: product.sku, quantity: 1 }]));
+
+      const [before, archived, after] = await Promise.all([
+        Promise.all(Array.from({ length: 10 }, order)),
+        api.request('DELETE', `/api/v1/products/${product.id}`),
+        Promise.all(Array.from({ length: 10 }, order)),
+      ]);
+
+      const orders = [...before, ...after];
+      expect(archived.status).toBe(204);
+      for (const response of orders) {
+        if (response.status !== 201) {
+          expect(expectProblem(response, 422, 'validation_failed').errors).toEqual([
+            { field: 'lines[0].sku', message: expect.stringContaining('names no product') },
+          ]);
+        }
+      }
+      // the reservations of the orders created stay on the archived item, and no others
+      const created = orders.filter((r) => r.status === 201).length;
+      const [item] = await api.app
+        .get(DataSource)
+        .query('SELECT quantity_reserved FROM inventory_items WHERE sku = $1', [product.sku]);
+      expect(item.quantity_reserved).toBe(created);
+    }
   });
 });
 

@@ -68,11 +68,19 @@ export class ProductsRepository {
   /**
    * The live products `skus` name, read with `manager`: inside the caller's transaction,
    * as an order's catalog snapshot is taken. Archived products are not returned.
+   *
+   * Locked FOR KEY SHARE, the lock the order's lines take anyway (their foreign key),
+   * taken here, before the reservations lock the inventory items. An archive locks the
+   * product, then its item: both lock in that order, so they cannot deadlock, and an order
+   * that waited for an archive to commit finds the product archived (it names no product)
+   * instead of finding its item gone (short of stock). A price change waits for the orders
+   * reading the old price, or they read the new one.
    */
   async findLiveBySkus(manager: EntityManager, skus: string[]): Promise<ProductEntity[]> {
     this.bySkus ??= new PreparedStatement(
       `SELECT ${columnsAsProperties(manager, ProductEntity)}
-         FROM products WHERE sku = ANY($1) AND archived_at IS NULL`,
+         FROM products WHERE sku = ANY($1) AND archived_at IS NULL
+         FOR KEY SHARE`,
     );
     const rows = await this.bySkus.run<ObjectLiteral[]>(manager, [skus]);
     return rows.map((row) => manager.create(ProductEntity, row));
