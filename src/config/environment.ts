@@ -45,7 +45,7 @@ const ORIGIN = /^https?:\/\/[^/?#@\s]+\/?$/i;
  * The largest count and the longest span (seconds, a year) a setting may name: beyond
  * them numbers stop being exact, and the stores' expiry times overflow.
  */
-export const MAX_COUNT = 1_000_000_000_000;
+const MAX_COUNT = 1_000_000_000_000;
 export const MAX_SECONDS = 365 * 24 * 3600;
 
 /** Connections a process opens to DATABASE_URL unless DATABASE_POOL_SIZE says otherwise. */
@@ -145,8 +145,8 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() AUTH_ISSUERS?: string;
 
   @IsOptional()
-  // each entry at most MAX_SECONDS (8 digits)
-  @Matches(/^\d{1,8}(,\d{1,8})*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
+  // each entry at most MAX_SECONDS (AppConfig)
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma list of seconds, e.g. 5,300,1800' })
   WEBHOOK_RETRY_SCHEDULE: string = '5,300,1800,7200,18000,36000,36000';
 
   @IsOptional()

@@ -6,7 +6,7 @@ import { corsPolicy } from '../http/responses/cors';
 import type { Problem } from '../http/problems/problem';
 import { toProblem } from '../http/problems/problem-mapping';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems/problem-response';
-import { isRateLimitedPath, writeRateLimitHeaders } from './rate-limit-state';
+import { isRateLimitedPath, type RateLimitState, writeRateLimitHeaders } from './rate-limit-state';
 import { RateLimiter } from './rate-limiter';
 
 /**
@@ -15,7 +15,7 @@ import { RateLimiter } from './rate-limiter';
  * (401, 403, an unknown route, a body the parser refused, a foreign Origin, a CORS
  * preflight), by the principal of its credentials when they verify and by client IP
  * otherwise, and writes the headers on the way out, where every answer passes. Past the
- * budget such a refusal is answered 429, except a foreign Origin's (`answersPastBudget`).
+ * budget such a refusal is answered 429, except a foreign Origin's (`refusedPastBudget`).
  */
 export function registerRateLimitHooks(
   fastify: FastifyInstance,
@@ -33,11 +33,7 @@ export function registerRateLimitHooks(
     void limiter.countRefused(request).then((state) => {
       let body = payload;
       if (state) {
-        if (
-          state.exceeded &&
-          reply.statusCode !== 429 &&
-          answersPastBudget(cors.refuses(request))
-        ) {
+        if (reply.statusCode !== 429 && refusedPastBudget(state, cors.refuses(request))) {
           // No handler ran for this request (the guard counts every one that does), so
           // nothing happened that answering 429 instead would hide.
           body = answerRateLimited(request, reply, config);
@@ -50,12 +46,14 @@ export function registerRateLimitHooks(
 }
 
 /**
- * Whether a request refused before any handler ran is answered `429` once its caller is
- * past the budget. Not when a foreign Origin was refused: API.md §9 gives every such
- * request `403 origin_not_allowed`, and that answer is final, where a 429 would send the
- * client back after the window to meet the same 403. It is counted all the same.
+ * Whether a request answered before any handler ran is answered `429` instead: when its
+ * count took its caller past the budget, unless a foreign Origin was refused. API.md §9
+ * gives every such request `403 origin_not_allowed`, and that answer is final, where a
+ * 429 would send the client back after the window to meet the same 403. It is counted
+ * all the same.
  */
-export const answersPastBudget = (originRefused: boolean): boolean => !originRefused;
+export const refusedPastBudget = (state: RateLimitState, originRefused: boolean): boolean =>
+  state.exceeded && !originRefused;
 
 /** The `429 rate_limited` answer of a request past its budget, wherever it is refused. */
 export const rateLimitedProblem = (): Problem => toProblem(new ThrottlerException()) as Problem;

@@ -1,4 +1,5 @@
-import { HOST_NAME_MESSAGE, HTTP_URI_WITHOUT_FRAGMENT, isHostName } from '../../common/dto/uri';
+import { HOST_NAME_MESSAGE, HTTP_URI_WITHOUT_FRAGMENT } from '../../common/dto/uri';
+import { isHost } from '../../http/input/request-target';
 import { type Permission, RESOURCES } from '../permissions';
 import type { FieldError } from '../../http/problems/problem';
 
@@ -56,7 +57,7 @@ export function redirectUriProblems(uris: readonly string[]): FieldError[] {
       });
     } else if (url.username || url.password) {
       problems.push({ field, message: 'must not carry credentials' });
-    } else if (!isHostName(url.hostname)) {
+    } else if (!isHost(url.hostname)) {
       problems.push({ field, message: HOST_NAME_MESSAGE });
     }
   });

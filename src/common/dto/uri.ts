@@ -24,13 +24,9 @@ export const URI_MESSAGE =
   'must be a URI (RFC 3986): percent-encode spaces, non-ASCII characters, backslashes and brackets';
 
 /**
- * A host a URL can reach, as the WHATWG parser leaves `hostname`: an IP literal, or
- * labels of letters, digits, `-` and `_` (IDNs arrive as punycode). RFC 3986 lets a
- * reg-name hold sub-delims, so `https://*.example.com/cb` is a URI, but no host is
- * called `*.example.com`: stored, such a URL could never be reached or matched.
+ * For a URL whose `hostname` is not a host (`isHost`): RFC 3986 lets a reg-name hold
+ * sub-delims, so `https://*.example.com/cb` is a URI, but no host is called
+ * `*.example.com`, and a URL stored with it could never be reached or matched.
  */
-export const isHostName = (hostname: string): boolean =>
-  /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?)$/.test(hostname);
-
 export const HOST_NAME_MESSAGE =
   'must name a host: letters, digits, hyphens and dots, or an IP address (no wildcards)';

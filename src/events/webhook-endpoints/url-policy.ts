@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { HOST_NAME_MESSAGE, isHostName } from '../../common/dto/uri';
+import { HOST_NAME_MESSAGE } from '../../common/dto/uri';
+import { isHost } from '../../http/input/request-target';
 
 /**
  * Where webhooks may go (API.md §13 `WEBHOOK_ALLOW_PRIVATE_URLS`, against SSRF): the URL's
@@ -119,7 +120,7 @@ export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   if (url.username || url.password) {
     throw new UrlRefused('must not carry credentials; authenticate deliveries by their signature');
   }
-  if (!isHostName(url.hostname)) throw new UrlRefused(HOST_NAME_MESSAGE);
+  if (!isHost(url.hostname)) throw new UrlRefused(HOST_NAME_MESSAGE);
   // a fragment is never sent: the stored URL would not be the one called
   if (raw.includes('#')) throw new UrlRefused('must not have a fragment: it is never sent');
   // port 0 reaches nothing: connect() fails at once, so every attempt would fail

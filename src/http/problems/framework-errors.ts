@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Metrics } from '../../metrics/metrics';
 import { UNMATCHED_ROUTE } from '../../metrics/metrics.hooks';
 import { isRateLimitedPath, writeRateLimitHeaders } from '../../rate-limit/rate-limit-state';
-import { answersPastBudget, rateLimitedProblem } from '../../rate-limit/rate-limit.hooks';
+import { rateLimitedProblem, refusedPastBudget } from '../../rate-limit/rate-limit.hooks';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import { baseUrl } from '../responses/base-url';
 import { CORS_EXPOSED_HEADERS, corsPolicy, originNotAllowed } from '../responses/cors';
@@ -84,7 +84,7 @@ export class FrameworkErrors {
     const problem = refused ? originNotAllowed(request) : this.problemFor(error, request);
     if (!this.limiter || !isRateLimitedPath(request.url)) return this.send(request, reply, problem);
     void this.limiter.countRefused(request).then((state) => {
-      const answer = state?.exceeded && answersPastBudget(refused) ? rateLimitedProblem() : problem;
+      const answer = state && refusedPastBudget(state, refused) ? rateLimitedProblem() : problem;
       if (state) {
         // the status first: a 429 gets Retry-After with the headers
         void reply.status(answer.status);
