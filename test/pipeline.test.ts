@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { PoolClient } from 'pg';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { atCommit, clientOf, together } from '../src/database/pipeline';
@@ -47,16 +48,61 @@ describe('pipelined transactions', () => {
   const rows = async (name: string) => (await COUNT.run<{ n: number }[]>(db, [name]))[0].n;
 
   /** A transaction left open after `work`, as the Idempotency-Key's commit hook gets it. */
-  async function openAfter(work: Parameters<typeof inTransaction>[1]): Promise<OpenTransaction> {
+  async function openAfter(
+    work: Parameters<typeof inTransaction>[1],
+    begin: NonNullable<Parameters<typeof inTransaction>[2]>['begin'] = () => Promise.resolve(),
+  ): Promise<OpenTransaction> {
     let open: OpenTransaction | undefined;
     await inTransaction(db, work, {
-      begin: () => Promise.resolve(),
+      begin,
       adopt: (transaction) => {
         open = transaction;
       },
     });
     return open as OpenTransaction;
   }
+
+  /** Socket writes of the transaction `run` makes, from its START to its COMMIT. */
+  async function transactionWrites(
+    run: (onClient: (manager: Parameters<typeof clientOf>[0]) => void) => Promise<unknown>,
+  ): Promise<number> {
+    const write = jest.spyOn(Socket.prototype, '_write');
+    const writev = jest.spyOn(Socket.prototype, '_writev');
+    let stream: unknown;
+    try {
+      await run((manager) => {
+        stream = (clientOf(manager) as PoolClient).connection.stream;
+      });
+      return [...write.mock.contexts, ...writev.mock.contexts].filter((s) => s === stream).length;
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+    }
+  }
+
+  it("sends START TRANSACTION in the write of the transaction's first statements", async () => {
+    // START with the work's first statement, then the COMMIT
+    const plain = await transactionWrites((onClient) =>
+      inTransaction(db, async (manager) => {
+        onClient(manager);
+        expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
+      }),
+    );
+    // START with the hook's statement (an Idempotency-Key's claim), the work's, the COMMIT
+    const hooked = await transactionWrites(async (onClient) => {
+      const open = await openAfter(
+        async (manager) => {
+          onClient(manager);
+          expect(await NUMBER.run(manager, [2])).toEqual([{ n: 2 }]);
+        },
+        async (manager) => {
+          expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
+        },
+      );
+      await open.commit();
+    });
+    if (!embedded) expect([plain, hooked]).toEqual([2, 3]);
+  });
 
   it('runs independent statements together, in one write on PostgreSQL, and answers each in order', async () => {
     const results = await inTransaction(db, async (manager) => {

@@ -33,15 +33,43 @@ interface Transaction {
 
 const transactions = new WeakMap<QueryRunner, Transaction>();
 
-/** The node-postgres client of a transaction that has begun (transaction.ts). */
-export function begun(runner: QueryRunner, client: PoolClient): void {
+/**
+ * Begins `runner`'s transaction on `client` (transaction.ts), resolving once its statements
+ * may be sent, to START's answer. On a pipelining connection `START TRANSACTION` is handed
+ * over at once and its answer not waited for: the socket stays corked until the end of this
+ * turn of the event loop, so the transaction's first statements (the Idempotency-Key's
+ * claim, or the work's first reads and writes) go out in the same write, one round trip
+ * fewer. TypeORM's `startTransaction` would wait for the answer, so the query runner is
+ * told here that its transaction has begun, as `startTransaction` tells it (TypeORM's
+ * transaction events are not broadcast; the service has no subscribers). Whoever waits on
+ * the transaction's statements waits on START's answer too: should START fail, its failure
+ * is the one to throw.
+ */
+export async function begin(
+  runner: QueryRunner,
+  client: PoolClient,
+): Promise<{ answered: Promise<void> }> {
   transactions.set(runner, { client, atCommit: [] });
+  if (!client.pipeline) {
+    await runner.startTransaction();
+    return { answered: Promise.resolve() };
+  }
+  const stream = client.connection.stream;
+  stream.cork();
+  setImmediate(() => stream.uncork());
+  const answered = client.query('START TRANSACTION').then(() => undefined);
+  // waited on once the first statements are answered; a failure before then is not unhandled
+  answered.catch(() => undefined);
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = true;
+  state.transactionDepth = 1;
+  return { answered };
 }
 
 /**
  * The client to hand a statement of `manager`'s transaction to directly, so it is sent in
  * the order it is written (TypeORM's `query` awaits before it sends); undefined outside a
- * transaction that `begun` knows.
+ * transaction that `begin` knows.
  */
 export function clientOf(manager: EntityManager): PoolClient | undefined {
   return transactionOf(manager)?.client;
@@ -70,7 +98,7 @@ export async function together<T extends readonly unknown[]>(
 /**
  * A write of `manager`'s transaction whose answer the caller does not need, kept and sent
  * with the commit: later statements of the transaction do not see it. Its failure makes
- * the commit fail, and the transaction roll back. Outside a transaction that `begun`
+ * the commit fail, and the transaction roll back. Outside a transaction that `begin`
  * knows it runs now.
  */
 export async function atCommit(

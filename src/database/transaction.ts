@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
-import { begun, commitPipelined, discardKept } from './pipeline';
+import { begin, commitPipelined, discardKept } from './pipeline';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
@@ -69,7 +69,8 @@ export async function inTransaction<T>(
 /**
  * One attempt: the hook's write, the work, then the commit, or the open transaction
  * handed to the hook. The connection is known to pipeline.ts from the start, so the
- * work's statements can be sent together and writes kept for the commit.
+ * transaction's START goes out with its first statements, the work's statements can be
+ * sent together and writes kept for the commit.
  */
 async function once<T>(
   dataSource: DataSource,
@@ -79,10 +80,15 @@ async function once<T>(
   const runner = dataSource.createQueryRunner();
   let handedOver = false;
   try {
-    await runner.startTransaction();
-    begun(runner, (await runner.connect()) as PoolClient);
-    await hook?.begin(runner.manager);
-    const result = await work(runner.manager);
+    const { answered } = await begin(runner, (await runner.connect()) as PoolClient);
+    let result: T;
+    try {
+      await hook?.begin(runner.manager);
+      result = await work(runner.manager);
+    } finally {
+      // START's own failure, if it failed, is what made the statements after it fail
+      await answered;
+    }
     if (hook) {
       hook.adopt(openTransaction(runner));
       handedOver = true;
