@@ -33,6 +33,28 @@ describe('requestHash', () => {
     expect(requestHash('POST', '/p', [])).not.toBe(none);
   });
 
+  it('gives a body the same text and digest as every release before (stored keys hold it)', () => {
+    const body = {
+      b: 1,
+      '10': [{ y: null, x: '\u00e9\u2028' }],
+      a: { d: 2, c: [{ f: 1, e: true }] },
+      '9': 'z',
+    };
+
+    expect(canonicalJson(body)).toBe(
+      '{"9":"z","10":[{"x":"\u00e9\u2028","y":null}],"a":{"c":[{"e":true,"f":1}],"d":2},"b":1}',
+    );
+    expect(requestHash('POST', '/api/v1/orders', body)).toBe(
+      'c7a3f9d54e5cf268ee7523a28937cc2ffa36fc2a7937737d5b7039ceac16d6f8',
+    );
+  });
+
+  it('keeps a member named __proto__ as a member', () => {
+    const body = JSON.parse('{"b":1,"__proto__":{"x":1}}') as unknown;
+
+    expect(canonicalJson(body)).toBe('{"__proto__":{"x":1},"b":1}');
+  });
+
   it('treats a missing body as null', () => {
     expect(canonicalJson(undefined)).toBe('null');
   });
