@@ -446,7 +446,8 @@ function cpuMs(pid) {
 }
 
 /** The fields of a `/proc/<pid>/stat` line after the command name: state, ppid, … */
-const statFields = (line) => line.split(') ')[1].split(' ');
+// after the last ')': a command name may hold one
+const statFields = (line) => line.slice(line.lastIndexOf(')') + 2).split(' ');
 // utime and stime are fields 14 and 15 of the line, cutime and cstime (the time of the
 // children it has reaped) 16 and 17: 12 to 15 after the command name
 const ticksMs = (fields, from) =>

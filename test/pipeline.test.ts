@@ -20,19 +20,25 @@ const COUNT = new PreparedStatement(
   'SELECT count(*)::int AS n FROM pipeline_probe WHERE name = $1',
 );
 
-/** Socket writes of `client` while `act` runs (a corked batch is flushed by one `_writev`). */
-async function writesDuring(client: PoolClient, act: () => Promise<unknown>): Promise<number> {
-  const stream = client.connection.stream as unknown as Record<'_write' | '_writev', () => void>;
-  const write = jest.spyOn(stream, '_write');
-  const writev = jest.spyOn(stream, '_writev');
+/**
+ * Socket writes to `stream()` (known by the end of `act`) while `act` runs; a corked batch
+ * is flushed by one `_writev`.
+ */
+async function writesDuring(stream: () => unknown, act: () => Promise<unknown>): Promise<number> {
+  const write = jest.spyOn(Socket.prototype, '_write');
+  const writev = jest.spyOn(Socket.prototype, '_writev');
   try {
     await act();
-    return write.mock.calls.length + writev.mock.calls.length;
+    return [...write.mock.contexts, ...writev.mock.contexts].filter((s) => s === stream()).length;
   } finally {
     write.mockRestore();
     writev.mockRestore();
   }
 }
+
+/** The socket of `manager`'s transaction. */
+const socketOf = (manager: Parameters<typeof clientOf>[0]) =>
+  (clientOf(manager) as PoolClient).connection.stream;
 
 describe('pipelined transactions', () => {
   let api: TestApp;
@@ -62,45 +68,33 @@ describe('pipelined transactions', () => {
     return open as OpenTransaction;
   }
 
-  /** Socket writes of the transaction `run` makes, from its START to its COMMIT. */
-  async function transactionWrites(
-    run: (onClient: (manager: Parameters<typeof clientOf>[0]) => void) => Promise<unknown>,
-  ): Promise<number> {
-    const write = jest.spyOn(Socket.prototype, '_write');
-    const writev = jest.spyOn(Socket.prototype, '_writev');
-    let stream: unknown;
-    try {
-      await run((manager) => {
-        stream = (clientOf(manager) as PoolClient).connection.stream;
-      });
-      return [...write.mock.contexts, ...writev.mock.contexts].filter((s) => s === stream).length;
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-    }
-  }
-
   it("sends START TRANSACTION in the write of the transaction's first statements", async () => {
+    let socket: unknown;
     // START with the work's first statement, then the COMMIT
-    const plain = await transactionWrites((onClient) =>
-      inTransaction(db, async (manager) => {
-        onClient(manager);
-        expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
-      }),
+    const plain = await writesDuring(
+      () => socket,
+      () =>
+        inTransaction(db, async (manager) => {
+          socket = socketOf(manager);
+          expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
+        }),
     );
     // START with the hook's statement (an Idempotency-Key's claim), the work's, the COMMIT
-    const hooked = await transactionWrites(async (onClient) => {
-      const open = await openAfter(
-        async (manager) => {
-          onClient(manager);
-          expect(await NUMBER.run(manager, [2])).toEqual([{ n: 2 }]);
-        },
-        async (manager) => {
-          expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
-        },
-      );
-      await open.commit();
-    });
+    const hooked = await writesDuring(
+      () => socket,
+      async () => {
+        const open = await openAfter(
+          async (manager) => {
+            socket = socketOf(manager);
+            expect(await NUMBER.run(manager, [2])).toEqual([{ n: 2 }]);
+          },
+          async (manager) => {
+            expect(await NUMBER.run(manager, [1])).toEqual([{ n: 1 }]);
+          },
+        );
+        await open.commit();
+      },
+    );
     if (!embedded) expect([plain, hooked]).toEqual([2, 3]);
   });
 
@@ -109,14 +103,17 @@ describe('pipelined transactions', () => {
       const client = clientOf(manager) as PoolClient;
       expect(client.pipeline).toBe(!embedded);
       let answers: unknown;
-      const writes = await writesDuring(client, async () => {
-        answers = await together(
-          manager,
-          () => NUMBER.run(manager, [1]),
-          () => NUMBER.run(manager, [2]),
-          () => NUMBER.run(manager, [3]),
-        );
-      });
+      const writes = await writesDuring(
+        () => client.connection.stream,
+        async () => {
+          answers = await together(
+            manager,
+            () => NUMBER.run(manager, [1]),
+            () => NUMBER.run(manager, [2]),
+            () => NUMBER.run(manager, [3]),
+          );
+        },
+      );
       // The embedded database runs them one by one (pipeline.ts).
       if (!embedded) expect(writes).toBe(1);
       return answers;
@@ -147,8 +144,9 @@ describe('pipelined transactions', () => {
       [{ n: seenInside }] = await COUNT.run<{ n: number }[]>(manager, ['kept']);
     });
     expect(seenInside).toBe(0);
-    const writes = await writesDuring(clientOf(transaction.manager) as PoolClient, () =>
-      transaction.commit(),
+    const writes = await writesDuring(
+      () => socketOf(transaction.manager),
+      () => transaction.commit(),
     );
     if (!embedded) expect(writes).toBe(1);
     expect(await rows('kept')).toBe(1);

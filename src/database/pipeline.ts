@@ -54,9 +54,7 @@ export async function begin(
     await runner.startTransaction();
     return { answered: Promise.resolve() };
   }
-  const stream = client.connection.stream;
-  stream.cork();
-  setImmediate(() => stream.uncork());
+  corkForThisTurn(client);
   const answered = client.query('START TRANSACTION').then(() => undefined);
   // waited on once the first statements are answered; a failure before then is not unhandled
   answered.catch(() => undefined);
@@ -125,14 +123,8 @@ export async function commitPipelined(runner: QueryRunner): Promise<void> {
     await runner.commitTransaction();
     return;
   }
-  const stream = transaction.client.connection.stream;
-  stream.cork();
-  let sent: Promise<unknown>[];
-  try {
-    sent = writes.map((write) => write());
-  } finally {
-    setImmediate(() => stream.uncork());
-  }
+  corkForThisTurn(transaction.client);
+  const sent = writes.map((write) => write());
   // A failed write is thrown: PostgreSQL answers the COMMIT after it with ROLLBACK, no error.
   await inOrder([...sent, runner.commitTransaction()]);
 }
@@ -153,6 +145,16 @@ async function inOrder(answers: Promise<unknown>[]): Promise<unknown[]> {
   const failed = settled.find((answer) => answer.status === 'rejected');
   if (failed) throw failed.reason;
   return settled.map((answer) => (answer as PromiseFulfilledResult<unknown>).value);
+}
+
+/**
+ * Holds `client`'s writes until the end of this turn of the event loop: whatever is handed
+ * to it meanwhile, after awaits on settled promises included, goes out in one write.
+ */
+function corkForThisTurn(client: PoolClient): void {
+  const stream = client.connection.stream;
+  stream.cork();
+  setImmediate(() => stream.uncork());
 }
 
 /** `send`'s statements in one write: the socket is corked while they are handed over. */
