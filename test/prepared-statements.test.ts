@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions, QueryFailedError } from 'typeorm';
 import { allowsNamedStatements, dataSourceOptions } from '../src/database/data-source-options';
 import { PreparedStatement } from '../src/database/prepared-statement';
+import { createOrder, stockedProduct } from './support/order-factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
@@ -75,6 +76,32 @@ describe('prepared statements', () => {
       await database.drop();
     }
   });
+
+  it.each([
+    ['on', true],
+    ['off', false],
+  ])(
+    'DATABASE_PREPARED_STATEMENTS=%s: an order and a GET by id leave their statements prepared on the connection, or none',
+    async (setting, prepared) => {
+      // one connection, so the statements the requests ran and the later read share it
+      const own = await startTestApp({
+        DATABASE_PREPARED_STATEMENTS: setting,
+        DATABASE_POOL_SIZE: '1',
+      });
+      try {
+        const product = await stockedProduct(own, 5);
+        await createOrder(own, [{ sku: product.sku, quantity: 2 }]);
+        expect((await own.get(`/api/v1/products/${product.id}`)).status).toBe(200);
+        const names = (await preparedIn(own.app.get(DataSource))).filter((name) =>
+          name.startsWith('coa_'),
+        );
+        const embedded = !process.env.DATABASE_URL;
+        expect(names.length > 0).toBe(prepared && !embedded);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 
   it('names statements by their text, so another text never reuses a name', () => {
     const a = new PreparedStatement('SELECT 1');

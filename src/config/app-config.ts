@@ -27,6 +27,8 @@ export class AppConfig {
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
   readonly databaseQueryTimeoutMs: number;
+  /** the hot paths' statements prepared once per connection (DATABASE_PREPARED_STATEMENTS) */
+  readonly databasePreparedStatements: boolean;
   readonly embeddedDbDir: string;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
@@ -61,6 +63,7 @@ export class AppConfig {
     this.databaseUrl = vars.DATABASE_URL;
     this.databasePoolSize = vars.DATABASE_POOL_SIZE;
     this.databaseQueryTimeoutMs = vars.DATABASE_QUERY_TIMEOUT_MS;
+    this.databasePreparedStatements = vars.DATABASE_PREPARED_STATEMENTS;
     this.embeddedDbDir = vars.EMBEDDED_DB_DIR;
     this.redisUrl = vars.REDIS_URL;
     this.bootstrapApiKey = vars.BOOTSTRAP_API_KEY;

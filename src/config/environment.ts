@@ -80,6 +80,13 @@ export class EnvironmentVariables {
   @Max(600_000)
   DATABASE_QUERY_TIMEOUT_MS: number = DEFAULT_QUERY_TIMEOUT_MS;
 
+  /**
+   * Whether the hot paths' statements are prepared once per connection (named statements);
+   * off behind a pooler that cannot carry them across its server connections (PgBouncer
+   * before 1.21 in transaction mode; docs/operations.md).
+   */
+  @IsOptional() @Transform(toBoolean) @IsBoolean() DATABASE_PREPARED_STATEMENTS: boolean = true;
+
   /** Folder of the embedded database used when DATABASE_URL is unset; "memory" keeps nothing. */
   @IsOptional() @IsString() @MinLength(1) EMBEDDED_DB_DIR: string = '.data/pglite';
 

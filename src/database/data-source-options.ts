@@ -10,11 +10,14 @@ export interface DatabaseTarget {
 }
 
 /**
- * PGlite is one session behind every connection that reaches it, and it outlives them: a
- * named prepared statement one connection made is still there when another connection (a
+ * Whether the hot paths' statements are prepared under their names (prepared-statement.ts).
+ * Not on PGlite: it is one session behind every connection that reaches it, and it outlives
+ * them, so a named statement one connection made is still there when another connection (a
  * new pool client, a second data source) prepares the same name, which PostgreSQL refuses.
- * So the hot paths' named statements (prepared-statement.ts) are for PostgreSQL only; the
- * flag rides in `extra`, which node-postgres ignores.
+ * Not when DATABASE_PREPARED_STATEMENTS is off either: a pooler in transaction mode that
+ * does not track prepared statements hands a transaction whichever server connection is
+ * free, where the name may be missing or already taken. The flag rides in `extra`, which
+ * node-postgres ignores.
  */
 const NAMED_STATEMENTS = 'namedStatements';
 
@@ -36,7 +39,8 @@ export function dataSourceOptions(
   {
     poolSize = DEFAULT_POOL_SIZE,
     queryTimeoutMs,
-  }: { poolSize?: number; queryTimeoutMs?: number } = {},
+    preparedStatements = true,
+  }: { poolSize?: number; queryTimeoutMs?: number; preparedStatements?: boolean } = {},
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -53,7 +57,7 @@ export function dataSourceOptions(
       // runs inside this process, with no round trip to save
       pipeline: !target.embedded,
       ...(queryTimeoutMs !== undefined ? { query_timeout: queryTimeoutMs } : {}),
-      [NAMED_STATEMENTS]: !target.embedded,
+      [NAMED_STATEMENTS]: preparedStatements && !target.embedded,
     },
   };
 }

@@ -29,6 +29,7 @@ export class DatabaseModule {
               ...dataSourceOptions(target, {
                 poolSize: config.databasePoolSize,
                 queryTimeoutMs: config.databaseQueryTimeoutMs,
+                preparedStatements: config.databasePreparedStatements,
               }),
               migrationsRun: config.migrationsRun && target.embedded,
               autoLoadEntities: true,

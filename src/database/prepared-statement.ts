@@ -29,9 +29,9 @@ type Queryable = DataSource | EntityManager | Repository<ObjectLiteral>;
  * statement, which cost the API more CPU than a GET by id's own work
  * (docs/performance.md); results and errors are shaped as TypeORM shapes them. This class
  * is the one place relying on either. Behind PgBouncer in transaction mode this needs
- * `max_prepared_statements` (PgBouncer 1.21 or later; docs/operations.md). On the
- * embedded database it runs as plain text through TypeORM (data-source-options.ts says
- * why).
+ * `max_prepared_statements` (PgBouncer 1.21 or later), or DATABASE_PREPARED_STATEMENTS
+ * off (docs/operations.md). On the embedded database, and with that setting off, it runs
+ * as plain text through TypeORM (data-source-options.ts says why).
  */
 export class PreparedStatement {
   private readonly config: { name: string; text: string };
