@@ -26,3 +26,29 @@ export function parseAnswer(text: string) {
   );
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 }
+
+/**
+ * Writes `bytes` on a fresh connection and returns the first answer, read as soon as its
+ * `Content-Length` bytes of body are in: a server may keep the connection open after
+ * refusing a request (nginx reads on for a while, for a body that may never come).
+ */
+export function rawAnswer(baseUrl: string, bytes: string): Promise<ReturnType<typeof parseAnswer>> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd < 0) return;
+      const length = /\r\ncontent-length: *(\d+)/i.exec(received.subarray(0, headEnd).toString());
+      if (!length || received.length < headEnd + 4 + Number(length[1])) return;
+      socket.destroy();
+      resolve(parseAnswer(received.toString('utf8')));
+    });
+    socket.on('error', reject);
+    socket.on('close', () =>
+      reject(new Error(`closed before a whole answer: ${received.toString()}`)),
+    );
+  });
+}
