@@ -6,6 +6,10 @@ import { Registry } from 'prom-client';
 import { createWorkerContext } from '../src/events/deliveries/worker-context';
 import { Metrics } from '../src/metrics/metrics';
 import { serveMetrics } from '../src/metrics/metrics-server';
+import {
+  LOST_ATTEMPT,
+  WebhookDeliveriesRepository,
+} from '../src/events/deliveries/webhook-deliveries.repository';
 import { WebhookWorker } from '../src/events/deliveries/webhook-worker';
 import { Outbox } from '../src/events/outbox';
 import { ORDER_TEST_ENV } from './support/order-factories';
@@ -117,6 +121,61 @@ describe('two workers on one outbox', () => {
     expect(
       rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && Number(r.n) === 1),
     ).toBe(true);
+  });
+});
+
+describe('a worker that stops between taking a lease and recording its attempt', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp(ENV);
+  });
+  afterAll(() => api?.close());
+
+  it('has that attempt logged as one whose outcome is unknown when another worker takes the delivery over; a lease handed back is not', async () => {
+    const endpoint = await register(api, '/r/taken-over');
+    receiver.script('/r/taken-over', () => ({ status: 200 }));
+    const deliveries = api.app.get(WebhookDeliveriesRepository);
+    const db = api.app.get(DataSource);
+    await recordOrderEvent(api);
+    await recordOrderEvent(api);
+    await deliveries.fanOut(10);
+    // the stopped worker's leases, one left to run out, one handed back
+    const [dead, released] = await deliveries.claimDue(2, 60, randomUUID());
+    await deliveries.release([released.id], released.leaseToken);
+    await db.query(
+      `UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`,
+      [dead.id],
+    );
+    const [{ leased_at: leasedAt }] = await db.query<{ leased_at: Date }[]>(
+      `SELECT locked_until - interval '60 seconds' AS leased_at FROM webhook_deliveries WHERE id = $1`,
+      [dead.id],
+    );
+
+    await api.app.get(WebhookWorker).runOnce();
+    const read = (id: string) =>
+      api.get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`);
+    const takenOver = await read(dead.id);
+    const handedBack = await read(released.id);
+
+    expect(receiver.receipts('/r/taken-over')).toHaveLength(2);
+    expect(takenOver.body).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    expect(takenOver.body.attempts).toEqual([
+      {
+        attempt: 1,
+        at: leasedAt.toISOString(),
+        succeeded: false,
+        statusCode: null,
+        error: LOST_ATTEMPT,
+        latencyMs: 0,
+        responseExcerpt: null,
+      },
+      expect.objectContaining({ attempt: 2, succeeded: true, statusCode: 200 }),
+    ]);
+    expect(handedBack.body).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(handedBack.body.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, succeeded: true, statusCode: 200 }),
+    ]);
   });
 });
 

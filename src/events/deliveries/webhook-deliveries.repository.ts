@@ -17,6 +17,15 @@ import { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity
 
 const ID = { column: 'd.id', property: 'id', kind: 'string' } as const;
 
+/**
+ * The error of an attempt whose worker stopped (killed, or cut off from the database)
+ * after taking its lease and before recording an outcome: the lease ran out and another
+ * worker took the delivery over. Whether the POST went out, and what came back, is not
+ * known; it counts as an attempt, since the receiver may have got it.
+ */
+export const LOST_ATTEMPT =
+  'outcome unknown: the worker sending this attempt stopped before recording it; the endpoint may have received it';
+
 export const WEBHOOK_DELIVERIES: CollectionSpec = {
   name: 'webhook-deliveries',
   key: ID,
@@ -43,6 +52,11 @@ export interface ClaimedDelivery {
   /** attempts made before, in total and under the current schedule */
   attemptCount: number;
   scheduleStart: number;
+  /**
+   * The number of the attempt logged as LOST_ATTEMPT when this lease took over one that
+   * ran out without its outcome; absent otherwise.
+   */
+  lostAttempt?: number;
   event: Pick<EventEntity, 'id' | 'type' | 'createdAt' | 'payload'>;
 }
 
@@ -164,8 +178,10 @@ export class WebhookDeliveriesRepository {
   /**
    * Leases up to `limit` due deliveries of enabled endpoints for `leaseSeconds` under
    * `leaseToken`, oldest due first. Rows another worker is claiming are skipped, rows
-   * another worker holds a live lease on are not due; a lease that ran out (its worker
-   * died) is taken over.
+   * another worker holds a live lease on are not due. A lease that ran out, neither
+   * recorded nor handed back, is taken over, and the attempt its worker may have sent is
+   * logged in the same statement as one whose outcome is unknown (LOST_ATTEMPT), at the
+   * time its lease was taken.
    */
   async claimDue(
     limit: number,
@@ -175,24 +191,49 @@ export class WebhookDeliveriesRepository {
     const rows = rowsOf<ClaimRow>(
       await this.dataSource.query(
         `WITH due AS (
-           SELECT d.id FROM webhook_deliveries d
+           SELECT d.id, d.lease_token IS NOT NULL AS lost,
+                  d.locked_until - $2::integer * interval '1 second' AS lost_at
+           FROM webhook_deliveries d
            JOIN webhook_endpoints w ON w.id = d.endpoint_id
            WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= now() AND w.enabled
              AND (d.locked_until IS NULL OR d.locked_until < now())
            ORDER BY d.next_attempt_at, d.id
            LIMIT $1
            FOR UPDATE OF d SKIP LOCKED
+         ), claimed AS (
+           UPDATE webhook_deliveries d
+           SET locked_until = now() + $2::integer * interval '1 second', lease_token = $3,
+               attempt_count = d.attempt_count + due.lost::integer,
+               last_attempt_at = CASE WHEN due.lost THEN due.lost_at ELSE d.last_attempt_at END,
+               last_status_code = CASE WHEN due.lost THEN NULL ELSE d.last_status_code END,
+               last_error = CASE WHEN due.lost THEN $5 ELSE d.last_error END,
+               last_latency_ms = CASE WHEN due.lost THEN 0 ELSE d.last_latency_ms END,
+               last_response_excerpt =
+                 CASE WHEN due.lost THEN NULL ELSE d.last_response_excerpt END
+           FROM due, events e, webhook_endpoints w
+           WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.endpoint_id
+           RETURNING d.id, d.endpoint_id, d.attempt_count, d.schedule_start, due.lost,
+             due.lost_at, e.id AS event_id, e.type AS event_type,
+             e.created_at AS event_created_at, e.payload AS event_payload, w.url, w.secret,
+             CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END
+               AS previous_secret
+         ), lost AS (
+           SELECT c.id, c.attempt_count, c.lost_at, row_number() OVER () AS n
+           FROM claimed c WHERE c.lost
+         ), logged AS (
+           INSERT INTO webhook_attempts (id, delivery_id, attempt_no, at, succeeded,
+                                         status_code, error, latency_ms, response_excerpt)
+           SELECT ids.id, lost.id, lost.attempt_count, lost.lost_at, false, NULL, $5, 0, NULL
+           FROM lost JOIN unnest($4::uuid[]) WITH ORDINALITY AS ids (id, n) USING (n)
          )
-         UPDATE webhook_deliveries d
-         SET locked_until = now() + $2::integer * interval '1 second', lease_token = $3
-         FROM due, events e, webhook_endpoints w
-         WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.endpoint_id
-         RETURNING d.id, d.endpoint_id, d.attempt_count, d.schedule_start,
-           e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at,
-           e.payload AS event_payload, w.url, w.secret,
-           CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END
-             AS previous_secret`,
-        [limit, leaseSeconds, leaseToken],
+         SELECT * FROM claimed`,
+        [
+          limit,
+          leaseSeconds,
+          leaseToken,
+          Array.from({ length: limit }, () => uuidv7()),
+          LOST_ATTEMPT,
+        ],
       ),
     );
     return rows.map((row) => ({
@@ -203,6 +244,7 @@ export class WebhookDeliveriesRepository {
       secrets: row.previous_secret ? [row.secret, row.previous_secret] : [row.secret],
       attemptCount: row.attempt_count,
       scheduleStart: row.schedule_start,
+      ...(row.lost ? { lostAttempt: row.attempt_count } : {}),
       event: {
         id: row.event_id,
         type: row.event_type,
@@ -400,6 +442,7 @@ export class WebhookDeliveriesRepository {
 
 interface ClaimRow {
   id: string;
+  lost: boolean;
   endpoint_id: string;
   attempt_count: number;
   schedule_start: number;

@@ -191,6 +191,12 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     } finally {
       this.claiming -= free;
     }
+    for (const { id, lostAttempt } of claimed) {
+      if (lostAttempt === undefined) continue;
+      this.logger.warn(
+        `delivery ${id}: attempt ${lostAttempt}'s lease ran out without an outcome; logged as unknown, sending again`,
+      );
+    }
     return { fannedOut, sends: claimed.map((claim) => this.send(claim)) };
   }
 

@@ -14,17 +14,21 @@ export class WebhookAttemptDto {
   /** 1 for the first attempt. @example 1 */
   @ApiProperty({ minimum: 1, maximum: 2 ** 31 - 1 })
   attempt: number;
-  /** When it was sent. */
+  /** When it was sent (for an attempt whose outcome is unknown, when its worker took it on). */
   at: Date;
   /** A 2xx answer. */
   succeeded: boolean;
   /** The receiver's status; null when none came. @example 500 */
   @ApiProperty(STATUS_CODE)
   statusCode: number | null;
-  /** Why no status came (connection error, time-out after 10 s, refused address). */
+  /**
+   * Why no status came (connection error, time-out after 10 s, refused address), or that
+   * the outcome is unknown: the worker sending it stopped before recording it, and another
+   * worker took the delivery over.
+   */
   @ApiProperty({ type: 'string', nullable: true, maxLength: 500 })
   error: string | null;
-  /** From sending to the answer (or the error). @example 87 */
+  /** From sending to the answer (or the error); 0 when nothing was measured. @example 87 */
   @ApiProperty({ minimum: 0, maximum: 2 ** 31 - 1 })
   latencyMs: number;
   /** The first KiB of the answer's body. */
