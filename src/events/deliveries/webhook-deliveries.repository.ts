@@ -181,7 +181,8 @@ export class WebhookDeliveriesRepository {
    * another worker holds a live lease on are not due. A lease that ran out, neither
    * recorded nor handed back, is taken over, and the attempt its worker may have sent is
    * logged in the same statement as one whose outcome is unknown (LOST_ATTEMPT), at the
-   * time its lease was taken.
+   * time its lease was taken (reckoned back from its end by this lease's length: every
+   * worker leases for as long).
    */
   async claimDue(
     limit: number,
