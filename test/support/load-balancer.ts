@@ -21,8 +21,8 @@ export async function startLoadBalancer(apiPort: number): Promise<LoadBalancer> 
   if (!program) throw new Error('nginx is not installed');
   const port = await freePort();
   const deployed = readFileSync(join(__dirname, '..', '..', 'deploy', 'nginx.conf'), 'utf8');
-  const config = (folder: string) =>
-    [
+  const config = (folder: string) => {
+    const edits: [RegExp, string][] = [
       [/^ {2}resolver .*;$/m, ''],
       [/^ {4}server api:3000 resolve;$/m, `    server 127.0.0.1:${apiPort};`],
       [/^ {4}listen 8080;$/m, `    listen 127.0.0.1:${port};`],
@@ -37,10 +37,14 @@ export async function startLoadBalancer(apiPort: number): Promise<LoadBalancer> 
           ),
         ].join('\n'),
       ],
-    ].reduce((text, [line, replacement]) => {
-      if (!(line as RegExp).test(text)) throw new Error(`deploy/nginx.conf: no ${String(line)}`);
-      return text.replace(line as RegExp, replacement as string);
-    }, deployed);
+    ];
+    let text = deployed;
+    for (const [line, replacement] of edits) {
+      if (!line.test(text)) throw new Error(`deploy/nginx.conf: no line matches ${String(line)}`);
+      text = text.replace(line, replacement);
+    }
+    return text;
+  };
   const nginx = startServer(
     program,
     (folder) => ({ 'nginx.conf': config(folder) }),
