@@ -4,14 +4,22 @@ import { connect } from 'node:net';
 
 /** Writes `bytes` on a fresh connection and returns everything the server sends back. */
 export function rawExchange(baseUrl: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(Number(port), hostname, () => socket.write(bytes));
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  return exchange(baseUrl, bytes, () => false).then((received) => received.toString('utf8'));
+}
+
+/**
+ * Writes `bytes` on a fresh connection and returns the first answer, read as soon as its
+ * `Content-Length` bytes of body are in: a server may keep the connection open after
+ * refusing a request (nginx reads on for a while, for a body that may never come).
+ */
+export async function rawAnswer(baseUrl: string, bytes: string) {
+  const received = await exchange(baseUrl, bytes, (sofar) => {
+    const headEnd = sofar.indexOf('\r\n\r\n');
+    if (headEnd < 0) return false;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(sofar.subarray(0, headEnd).toString());
+    return length !== null && sofar.length >= headEnd + 4 + Number(length[1]);
   });
+  return parseAnswer(received.toString('utf8'));
 }
 
 /** Status, headers (lower-cased names) and JSON body of one raw HTTP/1.1 answer. */
@@ -27,28 +35,23 @@ export function parseAnswer(text: string) {
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
-/**
- * Writes `bytes` on a fresh connection and returns the first answer, read as soon as its
- * `Content-Length` bytes of body are in: a server may keep the connection open after
- * refusing a request (nginx reads on for a while, for a body that may never come).
- */
-export function rawAnswer(baseUrl: string, bytes: string): Promise<ReturnType<typeof parseAnswer>> {
+/** What the server sends back to `bytes`, until it closes or `enough` says so. */
+function exchange(
+  baseUrl: string,
+  bytes: string,
+  enough: (received: Buffer) => boolean,
+): Promise<Buffer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let received = Buffer.alloc(0);
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
-      const headEnd = received.indexOf('\r\n\r\n');
-      if (headEnd < 0) return;
-      const length = /\r\ncontent-length: *(\d+)/i.exec(received.subarray(0, headEnd).toString());
-      if (!length || received.length < headEnd + 4 + Number(length[1])) return;
+      if (!enough(received)) return;
       socket.destroy();
-      resolve(parseAnswer(received.toString('utf8')));
+      resolve(received);
     });
     socket.on('error', reject);
-    socket.on('close', () =>
-      reject(new Error(`closed before a whole answer: ${received.toString()}`)),
-    );
+    socket.on('close', () => resolve(received));
   });
 }

@@ -53,10 +53,10 @@ export interface ClaimedDelivery {
   attemptCount: number;
   scheduleStart: number;
   /**
-   * The number of the attempt logged as LOST_ATTEMPT when this lease took over one that
-   * ran out without its outcome; absent otherwise.
+   * This lease took over one that ran out without its outcome, whose attempt (the last of
+   * `attemptCount`) was logged as LOST_ATTEMPT.
    */
-  lostAttempt?: number;
+  tookOverLostLease: boolean;
   event: Pick<EventEntity, 'id' | 'type' | 'createdAt' | 'payload'>;
 }
 
@@ -245,7 +245,7 @@ export class WebhookDeliveriesRepository {
       secrets: row.previous_secret ? [row.secret, row.previous_secret] : [row.secret],
       attemptCount: row.attempt_count,
       scheduleStart: row.schedule_start,
-      ...(row.lost ? { lostAttempt: row.attempt_count } : {}),
+      tookOverLostLease: row.lost,
       event: {
         id: row.event_id,
         type: row.event_type,

@@ -191,10 +191,9 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     } finally {
       this.claiming -= free;
     }
-    for (const { id, lostAttempt } of claimed) {
-      if (lostAttempt === undefined) continue;
+    for (const { id, attemptCount } of claimed.filter((claim) => claim.tookOverLostLease)) {
       this.logger.warn(
-        `delivery ${id}: attempt ${lostAttempt}'s lease ran out without an outcome; logged as unknown, sending again`,
+        `delivery ${id}: attempt ${attemptCount}'s lease ran out without an outcome; logged as unknown, sending again`,
       );
     }
     return { fannedOut, sends: claimed.map((claim) => this.send(claim)) };
