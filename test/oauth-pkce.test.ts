@@ -258,6 +258,29 @@ describe('authorization code with PKCE', () => {
     expect(products.status).toBe(200);
   });
 
+  it.each(['openid', ''])(
+    "gives a request asking for no permission (scope=%j) the client's registered ones that the user's roles allow",
+    async (scope) => {
+      // registered: products:read, orders:read, orders:write; a finance user reads orders
+      // and writes none
+      const finance = await createUser(['finance']);
+      const { url, verifier, state } = await pkceAuthorizationUrl(config, scope);
+      const { callback } = await signIn(url, finance.email);
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+      });
+
+      expect(decodeJwt(tokens.access_token)).toMatchObject({
+        sub: finance.id,
+        scope: 'products:read orders:read',
+        roles: ['finance'],
+      });
+      const orders = await api.get('/api/v1/orders', bearer(tokens.access_token));
+      expect(orders.status).toBe(200);
+    },
+  );
+
   it('answers a customer token for a route beyond its scopes with 403', async () => {
     const { url, verifier, state } = await pkceAuthorizationUrl(config, 'products:read');
     const { callback } = await signIn(url, user.email);

@@ -1,3 +1,4 @@
+import { DOCS_CLIENT_ID } from '../src/auth/oauth/oauth-client-metadata';
 import { oauthMethodsOf } from '../src/auth/oauth/oauth-routes';
 import { expectProblem, PROBLEM_CONTENT_TYPE } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
@@ -28,6 +29,11 @@ it.each([
   ['GET', '/oauth'],
   ['POST', '/oauth/nope/deeper?x=1'],
   ['DELETE', '/oauth/token/nope'],
+  // the shape of a served path, with the method it takes, that nothing answers: no 405
+  // telling the client to use the method it used
+  ['GET', '/oauth/interaction/%C3%A9'],
+  ['GET', '/oauth/interaction/abc/'],
+  ['POST', '/oauth/interaction/%00/login'],
 ])(
   'answers %s %s, which the authorization server does not serve, with the 404 problem',
   async (method, path) => {
@@ -59,6 +65,7 @@ it.each([
   const problem = expectProblem(response, 405, 'method_not_allowed');
   expect(problem.instance).toBe(path);
   expect(allowOf(response)).toBe(allow);
+  expect(response.headers.get('cache-control')).toBe('private, no-cache');
 });
 
 it('answers HEAD on an unknown path with the 404 status and the problem type, no body', async () => {
@@ -144,6 +151,53 @@ describe('with PUBLIC_URL', () => {
           expect.stringMatching(/^https:\/\/api\.example\.com\/oauth\//),
         ]);
       }
+    },
+  );
+});
+
+describe('a NUL character (U+0000), which no stored value holds', () => {
+  it.each([
+    ['/oauth/auth?client_id=%00', 'client_id'],
+    ['/oauth/auth?response_type=code&client_id=a%00b', 'client_id'],
+    ['/.well-known/openid-configuration?x=%00', 'x'],
+  ])('in the query of %s is the 400 problem naming %s, not a 500', async (path, field) => {
+    const response = await api.get(path, { auth: false });
+
+    const problem = expectProblem(response, 400, 'bad_request');
+    expect(problem.errors).toEqual([
+      { field, message: 'must not contain the NUL character (U+0000)' },
+    ]);
+  });
+
+  it.each([
+    [
+      'client_id',
+      'grant_type=client_credentials&client_id=a%00b&client_secret=x',
+      401,
+      'invalid_client',
+    ],
+    [
+      'code',
+      `grant_type=authorization_code&client_id=${DOCS_CLIENT_ID}&code=a%00b&redirect_uri=x&code_verifier=${'x'.repeat(43)}`,
+      400,
+      'invalid_grant',
+    ],
+    [
+      'refresh_token',
+      `grant_type=refresh_token&client_id=${DOCS_CLIENT_ID}&refresh_token=a%00b`,
+      400,
+      'invalid_grant',
+    ],
+  ])(
+    "in the token form's %s finds nothing: the OAuth error, not a 500",
+    async (_field, form, status, error) => {
+      const response = await api.request('POST', '/oauth/token', {
+        auth: false,
+        rawBody: form,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+
+      expect([response.status, response.body.error]).toEqual([status, error]);
     },
   );
 });

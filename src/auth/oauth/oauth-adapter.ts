@@ -9,7 +9,10 @@ import { reachingDatabase } from './oauth-unavailable';
  * codes, refresh tokens and grants are shared by all instances; clients are read from
  * `oauth_clients` (the /oauth-clients resource), never written through here, as dynamic
  * registration is off. A database that cannot be reached is oidc-provider's
- * `503 temporarily_unavailable` (oauth-unavailable.ts).
+ * `503 temporarily_unavailable` (oauth-unavailable.ts). An id that holds U+0000 (from a
+ * form body: `client_id=a%00b`, a code or token) is none that was stored, since
+ * PostgreSQL text cannot hold it: nothing is found without asking, where asking would fail
+ * the statement and answer 500.
  */
 export function postgresAdapter(
   payloads: OAuthPayloadsRepository,
@@ -30,22 +33,27 @@ class PayloadAdapter implements Adapter {
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(id)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.find(this.model, id));
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(uid)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.findByUid(this.model, uid));
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(userCode)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.findByUserCode(this.model, userCode));
   }
 
   consume(id: string): Promise<void> {
+    if (unstorable(id)) return Promise.resolve();
     return reachingDatabase(this.payloads.consume(this.model, id));
   }
 
   destroy(id: string): Promise<void> {
+    if (unstorable(id)) return Promise.resolve();
     return reachingDatabase(this.payloads.destroy(this.model, id));
   }
 
@@ -58,6 +66,7 @@ class ClientAdapter implements Adapter {
   constructor(private readonly clients: OAuthClientsRepository) {}
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(clientId)) return undefined;
     const client = await reachingDatabase(this.clients.findByClientId(clientId));
     return client ? clientMetadata(client) : undefined;
   }
@@ -86,3 +95,5 @@ class ClientAdapter implements Adapter {
     return Promise.resolve();
   }
 }
+
+const unstorable = (id: string): boolean => id.includes('\0');

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Provider } from 'oidc-provider';
 import { RETRY_AFTER_S } from '../../http/problems/problem-mapping';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../../http/problems/problem-response';
+import { REVALIDATE_EACH_TIME } from '../../http/responses/etag';
+import { VARY } from '../../http/responses/response-hooks';
 import { unmatchedRouteProblem } from '../../http/routing/unmatched-routes';
 
 /**
@@ -99,10 +101,18 @@ export function apiEdges(
       // CORS-enabled routes match OPTIONS, which they answer only as a preflight
       const matched = 'oidc' in ctx && ctx.method !== 'OPTIONS';
       if (sent && !matched && ctx.status === 404 && ctx.body === undefined) {
-        const problem = unmatchedRouteProblem(ctx.method, sent.url, oauthMethodsOf(ctx.path));
+        // A path of a served shape that nothing answered with the method it takes (a sign-in
+        // page whose uid no interaction can have, `/interaction/%C3%A9`) is not found: a
+        // 405 would tell the client to use the method it used.
+        const methods = oauthMethodsOf(ctx.path);
+        const allowed = methods.includes(ctx.method) ? [] : methods;
+        const problem = unmatchedRouteProblem(ctx.method, sent.url, allowed);
         ctx.status = problem.status;
         ctx.set(problem.headers);
         ctx.set('Content-Type', PROBLEM_CONTENT_TYPE);
+        // as on the API's own problems (response-hooks.ts)
+        ctx.set('Cache-Control', REVALIDATE_EACH_TIME);
+        ctx.set('Vary', VARY);
         ctx.body = Buffer.from(JSON.stringify(problemBody(problem, sent, origin)));
       }
     } finally {

@@ -120,6 +120,8 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     // The permissions are scopes of this API (the resource server) and are listed too, so
     // discovery advertises them and a client asking for one it was not given is refused.
     scopes: [...OIDC_SCOPES, ...GRANTABLE_PERMISSIONS],
+    // Runs on every authorization request, `scope` or not (a validator may set defaults).
+    extraParams: { scope: defaultToRegisteredPermissions },
     interactions: {
       url: (_ctx, interaction) => interactionPath(interaction.uid),
     },
@@ -144,6 +146,24 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       ctx.body = errorPage(out.error, out.error_description);
     },
   };
+}
+
+/**
+ * RFC 6749 §3.3: an authorization request that omits `scope` gets a default or fails. One
+ * that asks for no permission (`scope=openid`, as a generic OpenID client does, or no
+ * scope at all) asks for every permission the client is registered for, as a
+ * client-credentials request does (api-provider.ts); consent narrows them to the user's
+ * roles. Without it such a request ended in a token without `scope`, refused by every
+ * operation, where API.md §2 gives every access token one.
+ */
+function defaultToRegisteredPermissions(
+  ctx: KoaContextWithOIDC,
+  scope: string | undefined,
+  client: Client,
+): void {
+  const requested = (scope ?? '').split(' ').filter((value) => value !== '');
+  if (requested.some((value) => PERMISSION_SCOPE.test(value))) return;
+  ctx.oidc.params!.scope = [...requested, ...permissionScopesOf(client)].join(' ');
 }
 
 /** The sign-in page of one interaction, under the server's mount point. */

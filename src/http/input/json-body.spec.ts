@@ -1,6 +1,6 @@
 import { MAX_BODY_DEPTH, parseJsonBody, TOO_DEEP_MESSAGE } from './json-body';
 import { Problem } from '../problems/problem';
-import { NUL_MESSAGE } from './validation.pipe';
+import { NUL_MESSAGE } from './nul-character';
 
 function refusal(text: string): Problem {
   try {

@@ -1,12 +1,7 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { FieldError, Problem, PROBLEM_LIMITS, ValidationProblem } from '../problems/problem';
-import {
-  BODY_FIELD,
-  isHiddenFromValidation,
-  NUL_MESSAGE,
-  UNKNOWN_FIELD,
-  withNulEscaped,
-} from './validation.pipe';
+import { NUL_MESSAGE, withNulEscaped } from './nul-character';
+import { BODY_FIELD, isHiddenFromValidation, UNKNOWN_FIELD } from './validation.pipe';
 
 const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { headerFieldCount, headerProblem } from './header-fields';
 import { Problem } from '../problems/problem';
+import { NUL_MESSAGE, withNulEscaped } from './nul-character';
 
 /** `http(s)://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
@@ -111,29 +112,38 @@ function protocolProblem(request: FastifyRequest): Problem | undefined {
 }
 
 /**
- * A query string's escapes must decode to UTF-8, as the path's must (the router's `400`).
- * Fastify's query parser keeps a malformed one (`%ZZ`, `%FF`) as it came, so `q=%ZZ`
- * searched for the three characters. The parameter it is in is named.
+ * A query string's escapes must decode to UTF-8, as the path's must (the router's `400`),
+ * and to no NUL character, which PostgreSQL text cannot hold: refused here for every path,
+ * the authorization server's included, which would otherwise pass `client_id=%00` to a
+ * query and answer 500. Fastify's query parser keeps a malformed escape (`%ZZ`, `%FF`) as
+ * it came, so `q=%ZZ` searched for the three characters. The parameter it is in is named.
  */
 function queryProblem(url: string): Problem | undefined {
   const start = url.indexOf('?');
   if (start === -1 || !url.includes('%', start)) return undefined;
   for (const part of url.slice(start + 1).split('&')) {
+    let decoded: string;
     try {
-      decodeURIComponent(part);
+      decoded = decodeURIComponent(part);
     } catch {
-      const name = part.split('=')[0];
-      const message = 'must be percent-encoded UTF-8 (a % followed by two hex digits)';
-      let field = name; // as sent when the name itself is the malformed part
-      try {
-        field = decodeURIComponent(name);
-      } catch {
-        // keep it as sent
-      }
-      return new Problem('bad_request', `The query parameter ${field} ${message}.`, [
-        { field, message },
-      ]);
+      return parameterProblem(part.split('=')[0], MALFORMED_ESCAPE);
     }
+    if (decoded.includes('\0')) return parameterProblem(part.split('=')[0], NUL_MESSAGE);
   }
   return undefined;
+}
+
+const MALFORMED_ESCAPE = 'must be percent-encoded UTF-8 (a % followed by two hex digits)';
+
+/** `400` naming the parameter `name` (as sent), decoded where it can be, NUL escaped. */
+function parameterProblem(name: string, message: string): Problem {
+  let field = name; // as sent when the name itself is the malformed part
+  try {
+    field = withNulEscaped(decodeURIComponent(name));
+  } catch {
+    // keep it as sent
+  }
+  return new Problem('bad_request', `The query parameter ${field} ${message}.`, [
+    { field, message },
+  ]);
 }

@@ -18,8 +18,6 @@ const UNKNOWN_QUERY_PARAMETER = 'is not a known query parameter';
 const REPEATED_QUERY_PARAMETER = 'must be given once';
 /** The `field` of an error about the body as a whole. */
 export const BODY_FIELD = '(body)';
-/** PostgreSQL text cannot hold U+0000: refused in bodies (json-body.ts) and query strings. */
-export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
 /** class-validator's words, said the way every other message is (`$1`: a number). */
 const MESSAGE_REWRITES: [RegExp, string][] = [
@@ -67,9 +65,9 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
 /**
  * Validation at the edge, once (STYLE.md): unknown fields are refused, values are typed.
  * A bad body is 422 `validation_failed`; a bad query string is 400 `bad_request`
- * (API.md §3, §4), each with `errors` naming the fields. A query value holding a NUL
- * character is refused here, before it can reach the database; bodies were looked at
- * while being parsed (json-body.ts).
+ * (API.md §3, §4), each with `errors` naming the fields. A NUL character was refused
+ * before: in the query string before routing (request-target.ts), in a body while it was
+ * parsed (json-body.ts).
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
@@ -138,33 +136,21 @@ function queryErrors(query: Record<string, unknown>, errors: FieldError[]): Fiel
 }
 
 /**
- * What the DTO's validation cannot see in a query string, in one pass: a NUL character in
- * a name or value, and a name that never reaches validation. 400, each named.
+ * Query parameter names that never reach validation (isHiddenFromValidation): 400, each
+ * named as an unknown parameter.
  */
 function refuseUnseen(query: unknown): void {
   if (!isPlainObject(query)) return;
-  const params = query as Record<string, unknown>;
-  let errors: FieldError[] | undefined;
-  for (const name of Object.keys(params)) {
-    if (name.includes('\0') || holdsNul(params[name])) {
-      (errors ??= []).push({ field: withNulEscaped(name), message: NUL_MESSAGE });
-    } else if (isHiddenFromValidation(name)) {
-      (errors ??= []).push({ field: name, message: UNKNOWN_QUERY_PARAMETER });
-    }
-  }
-  if (errors) {
+  const errors: FieldError[] = Object.keys(query as object)
+    .filter(isHiddenFromValidation)
+    .map((field) => ({ field, message: UNKNOWN_QUERY_PARAMETER }));
+  if (errors.length > 0) {
     throw new Problem(
       'bad_request',
       errors.map((e) => `${e.field} ${e.message}`).join('; '),
       errors,
     );
   }
-}
-
-/** A query value: a string, or an array of them when the parameter is repeated. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  return Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\0'));
 }
 
 const HIDDEN_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
@@ -178,11 +164,6 @@ const HIDDEN_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), '
  */
 export function isHiddenFromValidation(name: string): boolean {
   return HIDDEN_NAMES.has(name);
-}
-
-/** A name to show in `errors[].field`, with U+0000 written as the escape, not sent raw. */
-export function withNulEscaped(name: string): string {
-  return name.includes('\0') ? name.replaceAll('\0', '\\u0000') : name;
 }
 
 /**
