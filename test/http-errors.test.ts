@@ -77,6 +77,23 @@ describe('unknown routes and methods', () => {
     },
   );
 
+  it.each([
+    ['PUT', '/api/v1/products/', 'text/plain', 'x'],
+    ['PATCH', '/api/v1/orders/', 'application/json', '{'],
+    ['PATCH', '/api/v1/inventory//', 'application/json', '{'],
+  ])(
+    'answers %s %s, an empty id, with 404 before judging its body (%s %s)',
+    async (method, path, type, rawBody) => {
+      const response = await api.request(method, path, {
+        rawBody,
+        headers: { 'Content-Type': type },
+      });
+
+      expectProblem(response, 404, 'not_found');
+      expect(response.body.detail).toBe(`No route matches ${method} ${path}.`);
+    },
+  );
+
   it('answers 404 for an empty path segment where an id belongs', async () => {
     const response = await api.get('/api/v1/inventory//adjustments');
 
@@ -793,6 +810,8 @@ describe('bytes the HTTP parser refuses before any request exists', () => {
     expect(answer.headers.get('content-type')).toMatch(PROBLEM_CONTENT_TYPE);
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
     expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.headers.get('cache-control')).toBe('private, no-cache');
+    expect(answer.headers.get('vary')).toBe('Origin, Authorization, X-API-Key');
     const requestId = answer.headers.get('x-request-id');
     expect(requestId).toMatch(REQUEST_ID);
     expect(answer.body).toEqual({

@@ -11,6 +11,8 @@ import { PROBLEM_CONTENT_TYPE, problemBody } from './problem-response';
 import { localAuthority } from '../responses/base-url';
 import { ACCEPTED_REQUEST_ID } from '../request-id';
 import { isHost } from '../input/request-target';
+import { REVALIDATE_EACH_TIME } from '../responses/etag';
+import { VARY } from '../responses/response-hooks';
 import { SecurityHeaders } from '../responses/security-headers';
 
 /** A request line's target we can name as the problem's `instance`: an origin-form path. */
@@ -93,6 +95,9 @@ export class ClientErrors {
             `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
             `Content-Length: ${Buffer.byteLength(body)}\r\n` +
             `X-Request-Id: ${id}\r\n` +
+            // as on every other answer (response-hooks.ts): an error is no answer to keep
+            `Cache-Control: ${REVALIDATE_EACH_TIME}\r\n` +
+            `Vary: ${VARY}\r\n` +
             this.security +
             `Connection: close\r\n\r\n${body}`,
         );

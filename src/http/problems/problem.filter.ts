@@ -7,7 +7,7 @@ import { toProblem } from './problem-mapping';
 import { sendProblem } from './problem-response';
 import { recordServerError } from '../request-log';
 import { RouteTable } from '../routing/route-table';
-import { unmatchedRouteProblem } from '../routing/unmatched-routes';
+import { servedByNoRoute, unmatchedRouteProblem } from '../routing/unmatched-routes';
 
 /**
  * The one place where failures become HTTP answers. Nest installs it as Fastify's error
@@ -39,7 +39,7 @@ export class ProblemFilter implements ExceptionFilter {
   /** Nest's router throws a bare NotFoundException when no route matched. */
   private unmatchedRoute(exception: unknown, request: FastifyRequest): Problem | undefined {
     if (!(exception instanceof NotFoundException) || exception instanceof Problem) return undefined;
-    if (request.routeOptions.url !== undefined) return undefined;
+    if (!servedByNoRoute(request)) return undefined;
     return unmatchedRouteProblem(
       request.method,
       request.url,

@@ -1,5 +1,6 @@
 import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
+import { hasEmptyParameter } from './unmatched-routes';
 
 /**
  * Every route the server knows, by method, so an unmatched request can be told apart:
@@ -57,13 +58,9 @@ export class RouteTable {
     return [...this.methods].filter((m) => this.serves(m, path)).sort();
   }
 
-  /**
-   * Nest's Fastify adapter hands a request whose route parameter is empty
-   * (`/products/`, `/products//x`) to the not-found handler, so such a match is no route.
-   */
+  /** A match with an empty parameter is no route (hasEmptyParameter). */
   private serves(method: string, path: string): boolean {
     const match = this.router.find(method as never, path);
-    if (match === null) return false;
-    return Object.values(match.params).every((value) => value !== '');
+    return match !== null && !hasEmptyParameter(match.params);
   }
 }

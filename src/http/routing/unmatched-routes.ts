@@ -1,5 +1,5 @@
 import { NotFoundException } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../problems/problem';
 
 /**
@@ -30,6 +30,25 @@ export function unmatchedRouteProblem(method: string, url: string, allowed: stri
  */
 export function answerUnmatchedBeforeBody(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    done(request.is404 ? new NotFoundException() : undefined);
+    done(servedByNoRoute(request) ? new NotFoundException() : undefined);
   });
+}
+
+/**
+ * No route serves `request`: Fastify matched none (its not-found handler has no route
+ * `url`), or it matched one with an empty parameter (`PUT /products/`), which Nest's
+ * Fastify adapter hands to the not-found handler, but only once the body is parsed.
+ */
+export function servedByNoRoute(request: FastifyRequest): boolean {
+  if (request.is404 || request.routeOptions.url === undefined) return true;
+  return hasEmptyParameter(request.params as Record<string, unknown> | undefined);
+}
+
+/**
+ * A match Nest's Fastify adapter sends to the not-found handler: a route parameter is
+ * empty (`/products/`, `/products//x`); only the wildcard (`*`) may be.
+ */
+export function hasEmptyParameter(params: Record<string, unknown> | undefined): boolean {
+  for (const name in params) if (params[name] === '' && name !== '*') return true;
+  return false;
 }
