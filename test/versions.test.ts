@@ -1,5 +1,6 @@
 import { createProduct, productBody } from './support/factories';
 import { expectProblem, fieldsOf } from './support/problem';
+import { parseAnswer, rawExchange } from './support/raw-http';
 import { ApiResponse, startTestApp, TestApp } from './support/test-app';
 
 /** API.md §11: /api/v1 and /api/v2 side by side, money shapes, and v1's deprecation headers. */
@@ -244,6 +245,28 @@ describe('with API_V1_SUNSET=2027-06-30', () => {
       response.headers.get('link') ?? '',
     )?.[1];
     expect(successor).toBe(`${sunsetApi.baseUrl}/api/v2/products`);
+  });
+
+  it('marks the 400 for bytes that are not HTTP/1.1 on a v1 path, and not on a v2 one', async () => {
+    const v1 = parseAnswer(
+      await rawExchange(
+        sunsetApi.baseUrl,
+        'FOO /api/v1/products HTTP/1.1\r\nHost: shop.test\r\n\r\n',
+      ),
+    );
+    const v2 = parseAnswer(
+      await rawExchange(
+        sunsetApi.baseUrl,
+        'FOO /api/v2/products HTTP/1.1\r\nHost: shop.test\r\n\r\n',
+      ),
+    );
+
+    expect([v1.status, v2.status]).toEqual([400, 400]);
+    expectDeprecated(v1 as unknown as ApiResponse);
+    expect(v1.headers.get('link')).toContain(
+      '<http://shop.test/api/v2/products>; rel="successor-version"',
+    );
+    expectNotDeprecated(v2 as unknown as ApiResponse);
   });
 
   it('keeps the pagination links of a v1 collection next to the deprecation links', async () => {

@@ -12,11 +12,13 @@ import { localAuthority } from '../responses/base-url';
 import { ACCEPTED_REQUEST_ID } from '../request-id';
 import { isHost } from '../input/request-target';
 import { REVALIDATE_EACH_TIME } from '../responses/etag';
-import { VARY } from '../responses/response-hooks';
+import { deprecationHeaders, VARY } from '../responses/response-hooks';
 import { SecurityHeaders } from '../responses/security-headers';
 
 /** A request line's target we can name as the problem's `instance`: an origin-form path. */
 const ORIGIN_FORM = /^\/[\x21-\x7e]*$/;
+/** A v1 path that can stand in a `Link` (no `<`, `>` or `"` to end its reference early). */
+const V1_PATH = /^\/api\/v1(?:\/[^<>"]*)?$/;
 /** What went wrong, by Node's error code; anything else "is not valid HTTP/1.1". */
 const DETAILS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'The request line and headers exceed 16 KiB.',
@@ -76,6 +78,12 @@ export class ClientErrors {
       config.publicUrl ??
       `${config.tls ? 'https' : 'http'}://${head.host ?? localAuthority(socket)}`;
     const body = JSON.stringify(problemBody(problem, { url, id }, origin));
+    const deprecation =
+      config.apiV1Sunset && V1_PATH.test(url)
+        ? deprecationHeaders(url, origin, config.apiV1Sunset)
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join('')
+        : '';
     // the shape of every request's line (request-log.ts), with the parser's error code
     this.logger?.info(
       {
@@ -98,6 +106,7 @@ export class ClientErrors {
             // as on every other answer (response-hooks.ts): an error is no answer to keep
             `Cache-Control: ${REVALIDATE_EACH_TIME}\r\n` +
             `Vary: ${VARY}\r\n` +
+            deprecation +
             this.security +
             `Connection: close\r\n\r\n${body}`,
         );

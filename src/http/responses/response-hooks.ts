@@ -47,7 +47,11 @@ export function writeTransportHeaders(
   // (RFC 9111 §4.2.2), and a stored one would hide the resource once it is created.
   if (!reply.hasHeader('cache-control')) void reply.header('Cache-Control', REVALIDATE_EACH_TIME);
   if (config.apiV1Sunset && request.url.startsWith('/api/v1')) {
-    addDeprecation(request, reply, config, config.apiV1Sunset);
+    const origin = baseUrl(request, config.publicUrl);
+    for (const [name, value] of deprecationHeaders(request.url, origin, config.apiV1Sunset)) {
+      const existing = name === 'Link' ? reply.getHeader('link') : undefined;
+      void reply.header(name, existing ? `${String(existing)}, ${value}` : value);
+    }
   }
 }
 
@@ -92,22 +96,22 @@ function varyOnCredentials(reply: FastifyReply): void {
   void reply.header('Vary', [...current, ...added].join(', '));
 }
 
-function addDeprecation(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  config: AppConfig,
-  sunset: Date,
-) {
-  const origin = baseUrl(request, config.publicUrl);
-  void reply.header('Deprecation', `@${Math.floor(V1_DEPRECATED_AT.getTime() / 1000)}`);
-  void reply.header('Sunset', sunset.toUTCString());
+/**
+ * What every `/api/v1` answer carries while API_V1_SUNSET is set (API.md §11), for `url`
+ * (path and query) of that version: also written on the answer to bytes that are no
+ * request (client-errors.ts).
+ */
+export function deprecationHeaders(url: string, origin: string, sunset: Date): [string, string][] {
   // the same resource under v2 (both versions serve the same paths); the query is left
   // out, as v1's may hold what v2 refuses (`page`)
-  const successor = `/api/v2${request.url.split('?')[0].slice('/api/v1'.length)}`;
-  const links = [
-    `<${origin}${successor}>; rel="successor-version"`,
-    `<${origin}/docs/changelog>; rel="deprecation"; type="text/html"`,
+  const successor = `/api/v2${url.split('?')[0].slice('/api/v1'.length)}`;
+  return [
+    ['Deprecation', `@${Math.floor(V1_DEPRECATED_AT.getTime() / 1000)}`],
+    ['Sunset', sunset.toUTCString()],
+    [
+      'Link',
+      `<${origin}${successor}>; rel="successor-version", ` +
+        `<${origin}/docs/changelog>; rel="deprecation"; type="text/html"`,
+    ],
   ];
-  const existing = reply.getHeader('link');
-  void reply.header('Link', [existing, ...links].filter(Boolean).join(', '));
 }
