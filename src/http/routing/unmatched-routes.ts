@@ -40,8 +40,8 @@ export function answerUnmatchedBeforeBody(fastify: FastifyInstance): void {
  * Fastify adapter hands to the not-found handler, but only once the body is parsed.
  */
 export function servedByNoRoute(request: FastifyRequest): boolean {
-  if (request.is404 || request.routeOptions.url === undefined) return true;
-  return hasEmptyParameter(request.params as Record<string, unknown> | undefined);
+  // is404: the route context has no url (`routeOptions.url`, which builds an object per read)
+  return request.is404 || hasEmptyParameter(request.params as Record<string, unknown> | undefined);
 }
 
 /**
