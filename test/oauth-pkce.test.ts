@@ -39,8 +39,8 @@ async function signIn(
   email: string,
   password = PASSWORD,
   reach = (url: string) => url,
+  jar = new CookieJar(),
 ): Promise<SignIn> {
-  const jar = new CookieJar();
   const trail: SignIn['trail'] = [];
   let loginPage = '';
   let url = authorizationUrl.href;
@@ -280,6 +280,50 @@ describe('authorization code with PKCE', () => {
       expect(orders.status).toBe(200);
     },
   );
+
+  it('asks a browser whose signed-in user was deleted to sign in again (prompt=none: login_required), not a 500', async () => {
+    const gone = await createUser(['customer']);
+    const jar = new CookieJar();
+    const first = await pkceAuthorizationUrl(config, 'products:read');
+    await signIn(first.url, gone.email, PASSWORD, undefined, jar);
+    expect((await api.request('DELETE', `/api/v1/users/${gone.id}`)).status).toBe(204);
+
+    const silent = await pkceAuthorizationUrl(config, 'products:read');
+    silent.url.searchParams.set('prompt', 'none');
+    const refused = await browse(jar, silent.url.href);
+    const again = await pkceAuthorizationUrl(config, 'products:read');
+    const toSignIn = await browse(jar, again.url.href);
+
+    const error = new URL(refused.headers.get('location') ?? '', silent.url);
+    expect(error.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(error.searchParams.get('error')).toBe('login_required');
+    const signInPage = new URL(toSignIn.headers.get('location') ?? '', again.url);
+    expect(signInPage.pathname).toMatch(/^\/oauth\/interaction\//);
+    const page = await browse(jar, signInPage.href);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/name="password"/);
+  });
+
+  it('refuses a pushed authorization request holding a NUL character with invalid_request, not a 500 later', async () => {
+    const verifier = client.randomPKCECodeVerifier();
+    const response = await fetch(new URL('/oauth/request', api.baseUrl), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        response_type: 'code',
+        client_id: registered.clientId,
+        redirect_uri: REDIRECT_URI,
+        scope: 'products:read',
+        state: 'a\u0000b',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }).toString(),
+    });
+
+    const body = (await response.json()) as Record<string, string>;
+    expect([response.status, body.error]).toEqual([400, 'invalid_request']);
+    expect(body.error_description).toMatch(/state must not contain the NUL character/);
+  });
 
   it('answers a customer token for a route beyond its scopes with 403', async () => {
     const { url, verifier, state } = await pkceAuthorizationUrl(config, 'products:read');

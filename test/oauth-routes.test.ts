@@ -198,6 +198,9 @@ describe('a NUL character (U+0000), which no stored value holds', () => {
       });
 
       expect([response.status, response.body.error]).toEqual([status, error]);
+      // RFC 6749 §5.1, on errors too
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('pragma')).toBe('no-cache');
     },
   );
 });

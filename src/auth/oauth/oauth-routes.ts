@@ -97,6 +97,8 @@ export function apiEdges(
     try {
       await next();
       if (ctx.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_S));
+      // RFC 6749 §5.1 asks for it next to the `Cache-Control: no-store` oidc-provider sends
+      if (ctx.path === '/token') ctx.set('Pragma', 'no-cache');
       // oidc-provider gives a request an `oidc` context when one of its routes matches; its
       // CORS-enabled routes match OPTIONS, which they answer only as a preflight
       const matched = 'oidc' in ctx && ctx.method !== 'OPTIONS';

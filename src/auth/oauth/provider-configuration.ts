@@ -6,7 +6,7 @@ import type {
   KoaContextWithOIDC,
   ResourceServer,
 } from 'oidc-provider';
-import { errors } from 'oidc-provider';
+import { errors, interactionPolicy } from 'oidc-provider';
 import type { UsersService } from '../users/users.service';
 import { errorPage } from './login-page';
 import { GRANTABLE_PERMISSIONS } from '../oauth-clients/oauth-client-rules';
@@ -120,9 +120,11 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     // The permissions are scopes of this API (the resource server) and are listed too, so
     // discovery advertises them and a client asking for one it was not given is refused.
     scopes: [...OIDC_SCOPES, ...GRANTABLE_PERMISSIONS],
-    // Runs on every authorization request, `scope` or not (a validator may set defaults).
-    extraParams: { scope: defaultToRegisteredPermissions },
+    // Runs on every authorization request and pushed one, `scope` or not (a validator may
+    // set defaults).
+    extraParams: { scope: checkAuthorizationParams },
     interactions: {
+      policy: signInPolicy(),
       url: (_ctx, interaction) => interactionPath(interaction.uid),
     },
     jwks: deps.jwks,
@@ -149,21 +151,56 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
 }
 
 /**
- * RFC 6749 §3.3: an authorization request that omits `scope` gets a default or fails. One
- * that asks for no permission (`scope=openid`, as a generic OpenID client does, or no
- * scope at all) asks for every permission the client is registered for, as a
- * client-credentials request does (api-provider.ts); consent narrows them to the user's
- * roles. Without it such a request ended in a token without `scope`, refused by every
- * operation, where API.md §2 gives every access token one.
+ * What oidc-provider does not check of an authorization request (sent to `/auth` or
+ * pushed to `/request`):
+ *
+ * - A value holding U+0000 is `invalid_request`. `/auth`'s query never gets here with one
+ *   (request-target.ts refuses it first), but a pushed request's form body does, and its
+ *   values are stored (the interaction, the code) as jsonb, which cannot hold it: the
+ *   request failed later with a 500.
+ * - RFC 6749 §3.3: a request that omits `scope` gets a default or fails. One that asks
+ *   for no permission (`scope=openid`, as a generic OpenID client does, or no scope at
+ *   all) asks for every permission the client is registered for, as a client-credentials
+ *   request does (api-provider.ts); consent narrows them to the user's roles. Without it
+ *   such a request ended in a token without `scope`, refused by every operation, where
+ *   API.md §2 gives every access token one.
  */
-function defaultToRegisteredPermissions(
+function checkAuthorizationParams(
   ctx: KoaContextWithOIDC,
   scope: string | undefined,
   client: Client,
 ): void {
+  const params = ctx.oidc.params as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && value.includes('\0')) {
+      throw new errors.InvalidRequest(`${name} must not contain the NUL character (U+0000)`);
+    }
+  }
   const requested = (scope ?? '').split(' ').filter((value) => value !== '');
   if (requested.some((value) => PERMISSION_SCOPE.test(value))) return;
-  ctx.oidc.params!.scope = [...requested, ...permissionScopesOf(client)].join(' ');
+  params.scope = [...requested, ...permissionScopesOf(client)].join(' ');
+}
+
+/**
+ * oidc-provider's prompts, and one more reason to sign in: the session's user no longer
+ * exists (deleted since). oidc-provider loads no account and so no grant for it, and its
+ * consent check then failed on the missing grant with a 500; with `prompt=none` the
+ * answer is `login_required`, as for no session.
+ */
+function signInPolicy(): interactionPolicy.DefaultPolicy {
+  const { base, Check } = interactionPolicy;
+  const policy = base();
+  policy
+    .get('login')
+    ?.checks.add(
+      new Check(
+        'account_gone',
+        'the signed-in user no longer exists',
+        'login_required',
+        (ctx) => ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined,
+      ),
+    );
+  return policy;
 }
 
 /** The sign-in page of one interaction, under the server's mount point. */
