@@ -24,6 +24,15 @@ let externalKid: string;
 let forgeryKey: CryptoKey;
 let builtIn: { key: CryptoKey; kid: string; issuer: string; audience: string };
 
+/** JWKS addresses of issuers whose keys cannot be had, and what they answer. */
+const FAILING_JWKS: Record<string, { status: number; body: string }> = {
+  '/jwks-500': { status: 500, body: '{"error":"down"}' },
+  '/jwks-not-json': { status: 200, body: '<html>maintenance</html>' },
+  '/jwks-no-keys': { status: 200, body: '{"issuer":"x"}' },
+};
+/** How often each failing JWKS was asked. */
+const jwksFetches = new Map<string, number>();
+
 const now = () => Math.floor(Date.now() / 1000);
 
 async function externalToken(
@@ -88,6 +97,13 @@ beforeAll(async () => {
     use: 'sig',
   };
   jwksServer = createServer((request, response) => {
+    const failing = FAILING_JWKS[request.url ?? ''];
+    if (failing) {
+      jwksFetches.set(request.url as string, (jwksFetches.get(request.url as string) ?? 0) + 1);
+      response.writeHead(failing.status, { 'Content-Type': 'application/json' });
+      response.end(failing.body);
+      return;
+    }
     if (request.url !== '/jwks') {
       response.writeHead(404).end();
       return;
@@ -107,6 +123,12 @@ beforeAll(async () => {
         audience: EXTERNAL_AUDIENCE,
         rolesClaim: 'realm_access.roles',
       },
+      ...Object.keys(FAILING_JWKS).map((path) => ({
+        issuer: `https://failing.example.test${path}`,
+        jwksUri: `http://127.0.0.1:${port}${path}`,
+        audience: EXTERNAL_AUDIENCE,
+        rolesClaim: 'realm_access.roles',
+      })),
     ]),
   });
 
@@ -194,6 +216,57 @@ describe('an external issuer from AUTH_ISSUERS', () => {
   ])('answers %s with 401 invalid_token', async (_, token) => {
     expectInvalidToken(await api.get('/api/v1/products', withBearer(await token())));
   });
+});
+
+describe("the token's sub", () => {
+  it.each<[string, unknown, string[]]>([
+    ['empty', '', ['admin']],
+    ['a number', 42, ['admin']],
+    ['holding U+0000', 'x\u0000', ['customer']],
+    ['of 201 characters', 's'.repeat(201), ['admin']],
+    ['of 65 characters for a customer, whose customerId it is', 'c'.repeat(65), ['customer']],
+  ])(
+    'refuses a well-signed token whose sub is %s with 401 invalid_token, not a 500 when stored',
+    async (_, sub, roles) => {
+      const token = await externalToken({ sub: sub as string, realm_access: { roles } });
+
+      const response = await api.get('/api/v1/orders', withBearer(token));
+
+      expectInvalidToken(response);
+      expect(response.body.detail).toMatch(/^The token's sub claim must /);
+    },
+  );
+
+  it.each([
+    ['staff', 's'.repeat(200), ['admin']],
+    ['a customer', 'c'.repeat(64), ['customer']],
+  ])('accepts the longest sub that fits, for %s', async (_, sub, roles) => {
+    const token = await externalToken({ sub, realm_access: { roles } });
+
+    expect((await api.get('/api/v1/orders', withBearer(token))).status).toBe(200);
+  });
+});
+
+describe('an external issuer whose JWKS cannot be had', () => {
+  it.each(Object.keys(FAILING_JWKS))(
+    'is asked once for tokens that need its keys (%s), and each is told so at once',
+    async (path) => {
+      const token = await externalToken(
+        { iss: `https://failing.example.test${path}` },
+        { header: { kid: 'any' } },
+      );
+
+      const answers = [];
+      for (let i = 0; i < 4; i++)
+        answers.push(await api.get('/api/v1/products', withBearer(token)));
+
+      for (const answer of answers) {
+        expectInvalidToken(answer);
+        expect(answer.body.detail).toBe("The token's issuer keys could not be fetched.");
+      }
+      expect(jwksFetches.get(path)).toBe(1);
+    },
+  );
 });
 
 describe('the built-in issuer', () => {

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  createRemoteJWKSet,
   decodeJwt,
   errors,
   jwtVerify,
@@ -13,7 +12,14 @@ import type { TrustedIssuerConfig } from '../../config/auth-issuers';
 import { apiAudience, builtInIssuer, formerBuiltInIssuer } from '../oauth/oauth-urls';
 import { SIGNING_ALG, SigningKeys } from '../oauth/signing-keys';
 import type { Principal } from '../principal';
-import { effectivePermissions, rolesFrom, scopesFrom, tokenPrincipal } from './token-claims';
+import { IssuerKeys, IssuerKeysUnavailable } from './issuer-keys';
+import {
+  effectivePermissions,
+  rolesFrom,
+  scopesFrom,
+  subjectProblem,
+  tokenPrincipal,
+} from './token-claims';
 
 /** Asymmetric algorithms only: never `none`, never a shared secret (RFC 8725 §3.1, §3.2). */
 const EXTERNAL_ALGORITHMS: JWSAlgorithm[] = [
@@ -46,6 +52,8 @@ interface Issuer {
   rolesClaim: string;
   /** RFC 9068 access tokens: typ `at+jwt` and every claim it requires */
   rfc9068: boolean;
+  /** an external issuer's JWKS failed lately (issuer-keys.ts) */
+  keysUnavailable?: () => boolean;
 }
 
 /**
@@ -64,7 +72,9 @@ export class JwtVerifier {
     private readonly config: AppConfig,
     private readonly signingKeys: SigningKeys,
   ) {
-    this.external = new Map(config.authIssuers.map((c) => [c.issuer, externalIssuer(c)]));
+    this.external = new Map(
+      config.authIssuers.map((c) => [c.issuer, externalIssuer(c, this.logger)]),
+    );
   }
 
   /** `origin`: where the request came in (PUBLIC_URL when set), naming the built-in issuer. */
@@ -97,6 +107,8 @@ export class JwtVerifier {
 
     const roles = rolesFrom(payload, issuer.rolesClaim);
     if (roles.length === 0) return { outcome: 'no_role', issuer: issuer.issuer };
+    const unusable = subjectProblem(payload.sub, roles);
+    if (unusable) return { outcome: 'invalid', reason: `The token's sub claim ${unusable}.` };
     const permissions = effectivePermissions(roles, scopesFrom(payload), issuer.rfc9068);
     return {
       outcome: 'valid',
@@ -133,27 +145,23 @@ export class JwtVerifier {
       return 'The token was signed with a key its issuer does not publish.';
     }
     if (error instanceof errors.JOSEAlgNotAllowed) return 'The token uses a refused algorithm.';
-    if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
-      // The issuer's JWKS could not be fetched: the token cannot be accepted, but this is
-      // an operations problem worth seeing in the logs.
-      this.logger.warn({ err: error, issuer: issuer.issuer }, 'Could not get the issuer keys');
+    // logged where the fetch failed (issuer-keys.ts), once per fetch, not once per token
+    if (error instanceof IssuerKeysUnavailable || issuer.keysUnavailable?.()) {
       return "The token's issuer keys could not be fetched.";
     }
     return 'The token is not valid.';
   }
 }
 
-function externalIssuer(config: TrustedIssuerConfig): Issuer {
+function externalIssuer(config: TrustedIssuerConfig, logger: Logger): Issuer {
+  const keys = new IssuerKeys(config.issuer, new URL(config.jwksUri), logger);
   return {
     issuer: config.issuer,
     audience: typeof config.audience === 'string' ? config.audience : [...config.audience],
-    keys: createRemoteJWKSet(new URL(config.jwksUri), {
-      timeoutDuration: 5000,
-      cooldownDuration: 30_000,
-      cacheMaxAge: 10 * 60_000,
-    }),
+    keys: keys.getKey,
     algorithms: EXTERNAL_ALGORITHMS,
     rolesClaim: config.rolesClaim,
     rfc9068: false,
+    keysUnavailable: () => keys.unavailable,
   };
 }

@@ -49,6 +49,30 @@ export function effectivePermissions(
   return new Set([...granted].filter((permission) => allowed.has(permission)));
 }
 
+/** The longest `sub` kept: the columns naming who changed a status (`actor`) hold 200. */
+const MAX_SUBJECT = 200;
+/** A customer's `sub` is its `customerId` (API.md §2), an opaque string of at most 64. */
+const MAX_CUSTOMER_ID = 64;
+
+/**
+ * Why `sub` cannot name the caller here, or undefined when it can. It keys the rate limit,
+ * is recorded as the actor of changes and, for a customer, becomes the `customerId` of its
+ * orders: a string (RFC 7519 §4.1.2) of 1 to 200 characters, at most 64 for a customer,
+ * without U+0000, which PostgreSQL text cannot hold. A token outside that, however well
+ * signed, was accepted and then failed the statement that stored it with a 500.
+ */
+export function subjectProblem(sub: unknown, roles: readonly Role[]): string | undefined {
+  if (typeof sub !== 'string' || sub === '') return 'must be a non-empty string';
+  if (sub.includes('\0')) return 'must not contain the NUL character (U+0000)';
+  const max = widestRole(roles) === 'customer' ? MAX_CUSTOMER_ID : MAX_SUBJECT;
+  if (sub.length > max) {
+    return max === MAX_CUSTOMER_ID
+      ? `must be at most ${max} characters for a customer, whose customerId it is`
+      : `must be at most ${max} characters`;
+  }
+  return undefined;
+}
+
 /**
  * The principal a verified token stands for. Its `role` is the widest it holds (a user
  * who is also staff is not confined to its own rows); a customer's `customerId` is `sub`.
@@ -58,7 +82,7 @@ export function tokenPrincipal(
   roles: readonly Role[],
   permissions: ReadonlySet<Permission>,
 ): Principal {
-  const role = ROLES.find((r) => roles.includes(r)) as Role;
+  const role = widestRole(roles);
   return {
     subject,
     kind: 'token',
@@ -67,4 +91,9 @@ export function tokenPrincipal(
     permissions,
     ...(role === 'customer' ? { customerId: subject } : {}),
   };
+}
+
+/** The role a token acts with: the widest it holds (ROLES runs from the widest). */
+function widestRole(roles: readonly Role[]): Role {
+  return ROLES.find((r) => roles.includes(r)) as Role;
 }
