@@ -257,8 +257,9 @@ describe('an external issuer whose JWKS cannot be had', () => {
       );
 
       const answers = [];
-      for (let i = 0; i < 4; i++)
+      for (let i = 0; i < 4; i++) {
         answers.push(await api.get('/api/v1/products', withBearer(token)));
+      }
 
       for (const answer of answers) {
         expectInvalidToken(answer);
