@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+import { holdsNul, NUL_MESSAGE } from '../../http/input/nul-character';
 import { isRole, Permission, Role, ROLE_PERMISSIONS, ROLES } from '../permissions';
 import type { Principal } from '../principal';
 
@@ -63,7 +64,7 @@ const MAX_CUSTOMER_ID = 64;
  */
 export function subjectProblem(sub: unknown, roles: readonly Role[]): string | undefined {
   if (typeof sub !== 'string' || sub === '') return 'must be a non-empty string';
-  if (sub.includes('\0')) return 'must not contain the NUL character (U+0000)';
+  if (holdsNul(sub)) return NUL_MESSAGE;
   const max = widestRole(roles) === 'customer' ? MAX_CUSTOMER_ID : MAX_SUBJECT;
   if (sub.length > max) {
     return max === MAX_CUSTOMER_ID

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Interaction, Provider } from 'oidc-provider';
+import { holdsNul } from '../../http/input/nul-character';
 import { RETRY_AFTER_S } from '../../http/problems/problem-mapping';
 import { ROLE_PERMISSIONS } from '../permissions';
 import { EMAIL_MAX_LENGTH } from '../users/user-email';
@@ -70,7 +71,7 @@ export class LoginInteraction {
       return html(res, 429, page);
     }
     // No account's email holds U+0000 (PostgreSQL text cannot): wrong, not a database error.
-    const plausible = email && password && !email.includes('\0');
+    const plausible = email && password && !holdsNul(email);
     const user = plausible ? await this.users.verifyPassword(email, password) : null;
     if (!user) {
       const page = loginPage({

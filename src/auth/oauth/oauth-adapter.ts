@@ -1,4 +1,5 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { holdsNul } from '../../http/input/nul-character';
 import type { OAuthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { clientMetadata } from './oauth-client-metadata';
 import type { OAuthPayloadsRepository } from './oauth-payloads.repository';
@@ -33,27 +34,27 @@ class PayloadAdapter implements Adapter {
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
-    if (unstorable(id)) return Promise.resolve(undefined);
+    if (holdsNul(id)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.find(this.model, id));
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    if (unstorable(uid)) return Promise.resolve(undefined);
+    if (holdsNul(uid)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.findByUid(this.model, uid));
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    if (unstorable(userCode)) return Promise.resolve(undefined);
+    if (holdsNul(userCode)) return Promise.resolve(undefined);
     return reachingDatabase(this.payloads.findByUserCode(this.model, userCode));
   }
 
   consume(id: string): Promise<void> {
-    if (unstorable(id)) return Promise.resolve();
+    if (holdsNul(id)) return Promise.resolve();
     return reachingDatabase(this.payloads.consume(this.model, id));
   }
 
   destroy(id: string): Promise<void> {
-    if (unstorable(id)) return Promise.resolve();
+    if (holdsNul(id)) return Promise.resolve();
     return reachingDatabase(this.payloads.destroy(this.model, id));
   }
 
@@ -66,7 +67,7 @@ class ClientAdapter implements Adapter {
   constructor(private readonly clients: OAuthClientsRepository) {}
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
-    if (unstorable(clientId)) return undefined;
+    if (holdsNul(clientId)) return undefined;
     const client = await reachingDatabase(this.clients.findByClientId(clientId));
     return client ? clientMetadata(client) : undefined;
   }
@@ -95,5 +96,3 @@ class ClientAdapter implements Adapter {
     return Promise.resolve();
   }
 }
-
-const unstorable = (id: string): boolean => id.includes('\0');

@@ -7,6 +7,7 @@ import type {
   ResourceServer,
 } from 'oidc-provider';
 import { errors, interactionPolicy } from 'oidc-provider';
+import { holdsNul, NUL_MESSAGE } from '../../http/input/nul-character';
 import type { UsersService } from '../users/users.service';
 import { errorPage } from './login-page';
 import { GRANTABLE_PERMISSIONS } from '../oauth-clients/oauth-client-rules';
@@ -172,8 +173,8 @@ function checkAuthorizationParams(
 ): void {
   const params = ctx.oidc.params as Record<string, unknown>;
   for (const [name, value] of Object.entries(params)) {
-    if (typeof value === 'string' && value.includes('\0')) {
-      throw new errors.InvalidRequest(`${name} must not contain the NUL character (U+0000)`);
+    if (typeof value === 'string' && holdsNul(value)) {
+      throw new errors.InvalidRequest(`${name} ${NUL_MESSAGE}`);
     }
   }
   const requested = (scope ?? '').split(' ').filter((value) => value !== '');

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { headerFieldCount, headerProblem } from './header-fields';
 import { Problem } from '../problems/problem';
-import { NUL_MESSAGE, withNulEscaped } from './nul-character';
+import { holdsNul, NUL_MESSAGE, withNulEscaped } from './nul-character';
 
 /** `http(s)://authority` at the start of an absolute-form target (RFC 9112 §3.2.2). */
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
@@ -128,7 +128,7 @@ function queryProblem(url: string): Problem | undefined {
     } catch {
       return parameterProblem(part.split('=')[0], MALFORMED_ESCAPE);
     }
-    if (decoded.includes('\0')) return parameterProblem(part.split('=')[0], NUL_MESSAGE);
+    if (holdsNul(decoded)) return parameterProblem(part.split('=')[0], NUL_MESSAGE);
   }
   return undefined;
 }

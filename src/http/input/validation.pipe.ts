@@ -141,7 +141,7 @@ function queryErrors(query: Record<string, unknown>, errors: FieldError[]): Fiel
  */
 function refuseUnseen(query: unknown): void {
   if (!isPlainObject(query)) return;
-  const errors: FieldError[] = Object.keys(query as object)
+  const errors: FieldError[] = Object.keys(query)
     .filter(isHiddenFromValidation)
     .map((field) => ({ field, message: UNKNOWN_QUERY_PARAMETER }));
   if (errors.length > 0) {
@@ -173,12 +173,11 @@ export function isHiddenFromValidation(name: string): boolean {
  */
 function withoutAbsentFields(value: unknown): unknown {
   if (isPlainObject(value)) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+    for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];
   }
   return value;
 }
 
-function isPlainObject(value: unknown): boolean {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
